@@ -1,0 +1,24 @@
+# One virtual environment with everything pinned in pyproject.toml.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: play test bench clean
+
+play: $(VENV)/.installed
+	$(BIN)/stonegrid play
+
+test: $(VENV)/.installed
+	$(BIN)/python -m pytest -q
+
+bench: $(VENV)/.installed
+	$(BIN)/python -m pip install -q -e '.[bench]' || echo "open_spiel not installable: benchmarking without it"
+	$(BIN)/python bench/rules.py
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q -e '.[test]'
+	touch $@
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,140 @@
+"""What every game module shares: errors, result reasons, options, the Game base class.
+
+Runs unchanged on MicroPython and CPython.  A game subclass supplies:
+  ID, OPTIONS (tuple of (name, default)), _check_option(name, value) -> value,
+  legal(), text(a), _parse(s) -> action (syntax only), _is_legal(a), _do(a), undo(),
+  copy(), position(), set_position(s), _turn_start(), split_turn(s), join_turn(texts).
+"""
+
+
+class IllegalMove(ValueError):
+    """A well-formed action that the rules do not allow now."""
+
+
+class NotationError(ValueError):
+    """Text that is not an action (or turn, or position) of this game."""
+
+
+class OptionError(ValueError):
+    """An unknown game option, or a value out of its range."""
+
+
+# Result reasons, shared so that the UI and logs can name them uniformly.
+MEN = "men"                # Morris: fewer than 3 stones
+BLOCKED = "blocked"        # the player to move has no legal action
+REPETITION = "repetition"  # threefold repetition: draw
+RESERVE = "reserve"        # GIPF: must move with an empty reserve
+DOUBLE_PASS = "double_pass"  # Mixtour: two passes in a row
+POINTS = "points"          # Mixtour/Rhombus: decided on points
+
+REASON_TEXT = {
+    MEN: "fewer than three stones",
+    BLOCKED: "no legal move",
+    REPETITION: "threefold repetition",
+    RESERVE: "empty reserve",
+    DOUBLE_PASS: "two passes in a row",
+    POINTS: "on points",
+}
+
+
+class Game:
+    ID = ""
+    OPTIONS = ()
+
+    def __init__(self, **options):
+        known = [name for name, _ in self.OPTIONS]
+        for name in options:
+            if name not in known:
+                raise OptionError("unknown option %r for %s (options: %s)" % (
+                    name, self.ID, ", ".join(known) or "none"))
+        self.options = {}
+        for name, default in self.OPTIONS:
+            value = options.get(name, default)
+            self.options[name] = self._check_option(name, value)
+        self._result = None
+        self._seen = {}  # repetition counts: position key -> occurrences
+        self._start = None  # position text when set_position() was used, else None
+
+    def _check_option(self, name, value):
+        return value
+
+    @staticmethod
+    def _check_bool(name, value):
+        if value is not True and value is not False:
+            raise OptionError("option %s must be True or False, not %r" % (name, value))
+        return value
+
+    # -- the shared surface ----------------------------------------------------------------
+    def result(self):
+        return self._result
+
+    def parse(self, s):
+        if not isinstance(s, str):
+            raise NotationError("expected notation text, got %r" % (s,))
+        a = self._parse(s.strip())
+        if not self._is_legal(a):
+            raise IllegalMove("%s is not legal now%s" % (s.strip(), self._why_over()))
+        return a
+
+    def play(self, a):
+        if isinstance(a, str):
+            a = self.parse(a)
+        elif not isinstance(a, int) or not self._is_legal(a):
+            raise IllegalMove("action %r is not legal now%s" % (a, self._why_over()))
+        self._do(a)
+
+    def _why_over(self):
+        return " (the game is over)" if self._result is not None else ""
+
+    def _is_legal(self, a):
+        return a in self.legal()
+
+    # -- whole turns -------------------------------------------------------------------------
+    def play_turn(self, s):
+        """Play a whole turn in standard notation; on any error the state is unchanged."""
+        if not self._turn_start():
+            raise IllegalMove("a turn is already under way")
+        done = 0
+        try:
+            for part in self.split_turn(s):
+                self.play(part)
+                done += 1
+            if self._result is None and not self._turn_start():
+                raise IllegalMove("incomplete turn %r" % s)
+        except ValueError:
+            for _ in range(done):
+                self.undo()
+            raise
+
+    def turns(self):
+        """The game so far as a list of whole-turn notation strings."""
+        g = self.__class__(**self.options)
+        if self._start is not None:
+            g.set_position(self._start)
+        turns = []
+        for a in self.actions():
+            if g._turn_start() or not turns:
+                turns.append([])
+            turns[-1].append(g.text(a))
+            g._do(a)
+        return [self.join_turn(t) for t in turns]
+
+    # -- repetition --------------------------------------------------------------------------
+    def _count_position(self):
+        key = self._key()
+        n = self._seen.get(key, 0) + 1
+        self._seen[key] = n
+        return n
+
+    def _uncount_position(self):
+        key = self._key()
+        n = self._seen[key] - 1
+        if n:
+            self._seen[key] = n
+        else:
+            del self._seen[key]
+
+
+def square_name(file, rank):
+    """Chessboard-style name: file 0 -> 'a', rank 0 -> '1'."""
+    return "abcdefghi"[file] + str(rank + 1)

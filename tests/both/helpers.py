@@ -1,0 +1,63 @@
+"""Test helpers that run under CPython and MicroPython alike (no pytest imports here)."""
+import random
+
+
+def raises(exc, fn, *args, **kwargs):
+    """Call fn and return the exception it raised; fail unless it is an `exc`."""
+    try:
+        fn(*args, **kwargs)
+    except exc as e:
+        return e
+    raise AssertionError("%s did not raise %s" % (getattr(fn, "__name__", fn), exc.__name__))
+
+
+def snapshot(g):
+    """Everything observable about a game state, for exact comparisons."""
+    return (g.position(), g.to_move, g.result(), sorted(g.legal()), g.actions())
+
+
+def random_game(mod, seed, max_plies=20000, **options):
+    """Play a uniformly random game; return the finished Game."""
+    random.seed(seed)  # MicroPython has no random.Random: use the module's generator
+    g = mod.Game(**options)
+    for _ in range(max_plies):
+        acts = g.legal()
+        if not acts:
+            break
+        g.play(acts[random.randrange(len(acts))])
+    return g
+
+
+def check_random_game_invariants(mod, seed, **options):
+    """Undo restores exactly, copies are independent, notation round-trips, the game ends."""
+    g = random_game(mod, seed, **options)
+    assert g.result() is not None, "random game %d did not end" % seed
+    assert g.legal() == [] and g.to_move is None
+    acts = g.actions()
+    # Replay from the start, checking each step on the way.
+    h = mod.Game(**options)
+    for a in acts:
+        before = snapshot(h)
+        legal = h.legal()
+        assert a in legal
+        for b in legal:
+            assert h.parse(h.text(b)) == b, h.text(b)
+        twin = h.copy()
+        h.play(a)
+        assert snapshot(twin) == before, "copy changed with the original"
+        twin.play(a)
+        assert snapshot(twin) == snapshot(h)
+        h.undo()
+        assert snapshot(h) == before, "undo of %s did not restore" % h.text(a)
+        h.play(h.text(a))
+    assert snapshot(h) == snapshot(g)
+    # Undo everything, then the whole turns replay to the same end.
+    for _ in acts:
+        h.undo()
+    assert snapshot(h) == snapshot(mod.Game(**options))
+    turns = g.turns()
+    for t in turns:
+        h.play_turn(t)
+    assert snapshot(h) == snapshot(g)
+    assert h.turns() == turns
+    return g
