@@ -25,7 +25,8 @@ BLOCKED = "blocked"        # the player to move has no legal action
 REPETITION = "repetition"  # threefold repetition: draw
 RESERVE = "reserve"        # GIPF: must move with an empty reserve
 DOUBLE_PASS = "double_pass"  # Mixtour: two passes in a row
-POINTS = "points"          # Mixtour/Rhombus: decided on points
+POINTS = "points"          # Mixtour: reached the points to win
+SCORE = "score"            # Rhombus: the higher score once the board is full
 
 REASON_TEXT = {
     MEN: "fewer than three stones",
@@ -33,7 +34,8 @@ REASON_TEXT = {
     REPETITION: "threefold repetition",
     RESERVE: "empty reserve",
     DOUBLE_PASS: "two passes in a row",
-    POINTS: "on points",
+    POINTS: "reached the points to win",
+    SCORE: "higher score",
 }
 
 
