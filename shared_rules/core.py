@@ -28,17 +28,6 @@ DOUBLE_PASS = "double_pass"  # Mixtour: two passes in a row
 POINTS = "points"          # Mixtour: reached the points to win
 SCORE = "score"            # Rhombus: the higher score once the board is full
 
-REASON_TEXT = {
-    MEN: "fewer than three stones",
-    BLOCKED: "no legal move",
-    REPETITION: "threefold repetition",
-    RESERVE: "empty reserve",
-    DOUBLE_PASS: "two passes in a row",
-    POINTS: "reached the points to win",
-    SCORE: "higher score",
-}
-
-
 class Game:
     ID = ""
     OPTIONS = ()
@@ -136,7 +125,3 @@ class Game:
         else:
             del self._seen[key]
 
-
-def square_name(file, rank):
-    """Chessboard-style name: file 0 -> 'a', rank 0 -> '1'."""
-    return "abcdefghi"[file] + str(rank + 1)

@@ -27,36 +27,54 @@ _REMOVE = const(600)
 _END = const(624)
 _FULL = const(0xFFFFFF)
 _STONES = const(9)
-_COUNTED = const(1 << 21)  # history flag: the position after this action was counted
 
 POINTS = ("a1", "d1", "g1", "g4", "g7", "d7", "a7", "a4",
           "b2", "d2", "f2", "f4", "f6", "d6", "b6", "b4",
           "c3", "d3", "e3", "e4", "e5", "d5", "c5", "c4")
-_INDEX = {name: i for i, name in enumerate(POINTS)}
-# (file, rank) of each point, 0-based, for views
-COORDS = tuple(("abcdefg".index(n[0]), int(n[1]) - 1) for n in POINTS)
+
+# Geometry as literal tables: computing them at import would need a heap peak that a small
+# device lacks.  Point i = ring*8 + k, k going round the ring from its bottom-left corner; odd
+# k are the midpoints, joined across the rings.  tests/both/test_morris.py derives them again.
+# Neighbours of each point as a bit mask, and as a tuple for fast loops:
+_ADJ = (
+    0x000082, 0x000205, 0x00000a, 0x000814, 0x000028, 0x002050, 0x0000a0, 0x008041,
+    0x008200, 0x020502, 0x000a00, 0x081408, 0x002800, 0x205020, 0x00a000, 0x804180,
+    0x820000, 0x050200, 0x0a0000, 0x140800, 0x280000, 0x502000, 0xa00000, 0x418000,
+)
+_NEIGH = ((1, 7), (0, 2, 9), (1, 3), (2, 4, 11), (3, 5), (4, 6, 13), (5, 7), (0, 6, 15),
+          (9, 15), (1, 8, 10, 17), (9, 11), (3, 10, 12, 19), (11, 13), (5, 12, 14, 21),
+          (13, 15), (7, 8, 14, 23), (17, 23), (9, 16, 18), (17, 19), (11, 18, 20), (19, 21),
+          (13, 20, 22), (21, 23), (15, 16, 22))
+# The two mills through point i, at [2*i] and [2*i + 1]:
+_MILLS_AT = (
+    0x000007, 0x0000c1, 0x000007, 0x020202, 0x00001c, 0x000007, 0x00001c, 0x080808,
+    0x000070, 0x00001c, 0x000070, 0x202020, 0x0000c1, 0x000070, 0x0000c1, 0x808080,
+    0x000700, 0x00c100, 0x000700, 0x020202, 0x001c00, 0x000700, 0x001c00, 0x080808,
+    0x007000, 0x001c00, 0x007000, 0x202020, 0x00c100, 0x007000, 0x00c100, 0x808080,
+    0x070000, 0xc10000, 0x070000, 0x020202, 0x1c0000, 0x070000, 0x1c0000, 0x080808,
+    0x700000, 0x1c0000, 0x700000, 0x202020, 0xc10000, 0x700000, 0xc10000, 0x808080,
+)
+MILLS = (
+    0x000007, 0x00001c, 0x000070, 0x0000c1, 0x000700, 0x001c00, 0x007000, 0x00c100,
+    0x020202, 0x070000, 0x080808, 0x1c0000, 0x202020, 0x700000, 0x808080, 0xc10000,
+)
+# Zobrist keys (below 2^30) for a stone of player p on point i, at [p*24 + i]:
+_Z = (
+    852656806, 635112687, 1023442532, 506743317, 565666770, 868129067,
+    915592816, 1055483825, 584910270, 705052455, 928812348, 361047309,
+    596464746, 970980067, 855404232, 344776233, 977206230, 319785055,
+    364644116, 989966085, 88172546, 799695771, 907780640, 494695329,
+    573097198, 831768727, 1025395692, 118081533, 704249498, 230208339,
+    290836600, 231082009, 504807686, 17555407, 279886788, 926502901,
+    837384242, 188860939, 620517840, 141786001, 491868190, 726445575,
+    1061467804, 501753581, 600716490, 429426627, 97295912, 655011337,
+)
+_Z_SIDE = 1013764662
 
 
-def _geometry():
-    neigh, mills = [], []
-    for i in range(24):
-        ring, k = divmod(i, 8)
-        n = [ring * 8 + (k + 1) % 8, ring * 8 + (k - 1) % 8]
-        if k % 2:  # the midpoints of the sides are joined across the rings
-            n += [i + 8] if ring < 2 else []
-            n += [i - 8] if ring > 0 else []
-        neigh.append(tuple(n))
-    for ring in range(3):
-        for k in (0, 2, 4, 6):
-            mills.append(sum(1 << (ring * 8 + (k + j) % 8) for j in range(3)))
-    for k in (1, 3, 5, 7):
-        mills.append(sum(1 << (ring * 8 + k) for ring in range(3)))
-    mills_at = tuple(tuple(m for m in mills if m >> i & 1) for i in range(24))
-    return tuple(neigh), tuple(mills), mills_at
-
-
-NEIGHBOURS, MILLS, _MILLS_AT = _geometry()
-_ADJ = tuple(sum(1 << t for t in n) for n in NEIGHBOURS)
+def neighbours(i):
+    """The points joined to point i by a line."""
+    return list(_NEIGH[i])
 
 
 def _in_mills(board):
@@ -69,10 +87,9 @@ def _in_mills(board):
 
 
 def _point(name, s):
-    i = _INDEX.get(name)
-    if i is None:
+    if name not in POINTS:
         raise NotationError("unknown point %r in %r (points are a1..g7 on the lines)" % (name, s))
-    return i
+    return POINTS.index(name)
 
 
 class Game(_Game):
@@ -89,7 +106,14 @@ class Game(_Game):
         self._ban = [0, 0]  # the move each player may not make next (0: none)
         self._p = 0  # the side to act, also once the game is over
         self._pending = 0  # removals still owed by the side to act
-        self._hist = []  # flat: action, packed state before it, ...
+        # Per action, in bytearrays (a list of ints costs 8 bytes an item on a 64-bit port and
+        # doubles as it grows): 3 bytes of the action and what undo cannot derive from it,
+        # a | owed << 10 | p << 12 | ban << 13 (removals owed, the mover, the mover's ban,
+        # all before it); and 4 bytes of the key of the position after it (_key_bytes) if
+        # that position can repeat, else zeros.
+        self._hist = bytearray()
+        self._keys = bytearray()
+        self._z = 0  # Zobrist hash of the two boards
 
     def _check_option(self, name, value):
         return self._check_bool(name, value)
@@ -118,7 +142,8 @@ class Game(_Game):
         return self._hand[p] == 0 and self._men[p] == 3
 
     def actions(self):
-        return self._hist[0::2]
+        h = self._hist
+        return [(h[i] | h[i + 1] << 8) & 1023 for i in range(0, len(h), 3)]
 
     # -- rules -----------------------------------------------------------------------------
     def _removable(self):
@@ -137,14 +162,23 @@ class Game(_Game):
         if self._hand[p]:
             return [s for s in range(24) if empty >> s & 1]
         out = []
-        own, ban = self._board[p], self._ban[p]
+        append = out.append
+        own = self._board[p]
         fly = self._men[p] == 3
-        for f in range(24):
-            if own >> f & 1:
-                base = _MOVE + f * 24
-                for t in (range(24) if fly else NEIGHBOURS[f]):
-                    if empty >> t & 1 and base + t != ban:
-                        out.append(base + t)
+        f = 0
+        while own:
+            if own & 1:
+                targets = empty if fly else _ADJ[f] & empty
+                if targets:
+                    base = _MOVE + f * 24
+                    for t in (range(24) if fly else _NEIGH[f]):
+                        if targets >> t & 1:
+                            append(base + t)
+            own >>= 1
+            f += 1
+        ban = self._ban[p]
+        if ban and ban in out:
+            out.remove(ban)
         return out
 
     def _is_legal(self, a):
@@ -179,12 +213,15 @@ class Game(_Game):
     def _do(self, a):
         p, hand = self._p, self._hand
         q = 1 - p
-        hist = self._hist
-        hist.append(a)
-        hist.append(hand[0] | hand[1] << 4 | self._pending << 8 | p << 10 | self._ban[p] << 11)
+        h = a | self._pending << 10 | p << 12 | self._ban[p] << 13
+        self._hist.append(h & 255)
+        self._hist.append(h >> 8 & 255)
+        self._hist.append(h >> 16)
+        self._keys.extend(b"\0\0\0\0")
         board = self._board
         if a >= _REMOVE:
             board[q] &= ~(1 << (a - _REMOVE))
+            self._z ^= _Z[q * 24 + a - _REMOVE]
             self._men[q] -= 1
             self._pending -= 1
             if self._men[q] + hand[q] < 3:
@@ -198,15 +235,17 @@ class Game(_Game):
             if a < _MOVE:
                 t = a
                 board[p] |= 1 << t
+                self._z ^= _Z[p * 24 + t]
                 hand[p] -= 1
                 self._men[p] += 1
             else:
                 f, t = divmod(a - _MOVE, 24)
                 board[p] ^= 1 << f | 1 << t
+                self._z ^= _Z[p * 24 + f] ^ _Z[p * 24 + t]
                 if self._no_returns:
                     self._ban[p] = _MOVE + t * 24 + f
             mills = 0
-            for m in _MILLS_AT[t]:
+            for m in (_MILLS_AT[2 * t], _MILLS_AT[2 * t + 1]):
                 if board[p] & m == m:
                     mills += 1
             if mills and self._men[q]:
@@ -218,44 +257,77 @@ class Game(_Game):
     def _finish_turn(self):
         """Decide the game's end once the turn has passed to the side to act."""
         q = self._p
-        if self._hand[0] == 0 and self._hand[1] == 0:
-            if self._hist:
-                self._hist[-1] |= _COUNTED
-            if self._count_position() >= 3:
-                self._result = (None, REPETITION)
-                return
-        if self._hand[q] == 0 and not self._has_move(q):
+        if self._hand[q]:
+            return
+        # Equal keys are a fast necessary test (bytearray.count runs in C); the walk back
+        # decides exactly.  Only a record's first byte has the top bit set, so a match can
+        # never straddle two records.
+        key = self._z ^ (_Z_SIDE if q else 0) ^ (self._ban[0] << 10 | self._ban[1])
+        key = bytes((128 | key & 127, key >> 7 & 127, key >> 14 & 127, key >> 21 & 127))
+        keys = self._keys
+        if keys:
+            keys[len(keys) - 4:] = key
+        if keys.count(key) >= 2 and self._repetitions() >= 3:
+            self._result = (None, REPETITION)
+        elif not self._has_move(q):
             self._result = (1 - q, BLOCKED)
 
-    def _key(self):
-        return (self._board[0], self._board[1], self._p, self._ban[0], self._ban[1])
+    def _repetitions(self):
+        """How often the current position has occurred.  Placements and removals cannot be
+        undone, so only the moves since the last of them are walked back, on copies of the
+        boards; this keeps no table of past positions, which would outgrow a small heap."""
+        b0, b1 = self._board
+        ban = self._ban[:]
+        hist = self._hist
+        seen = 1
+        i = len(hist) - 3
+        while i >= 0:
+            h = hist[i] | hist[i + 1] << 8 | hist[i + 2] << 16
+            a = h & 1023
+            if a < _MOVE or a >= _REMOVE:
+                break
+            p = h >> 12 & 1
+            f, t = divmod(a - _MOVE, 24)
+            if p:
+                b1 ^= 1 << f | 1 << t
+            else:
+                b0 ^= 1 << f | 1 << t
+            ban[p] = h >> 13
+            if (p == self._p and b0 == self._board[0] and b1 == self._board[1]
+                    and ban[0] == self._ban[0] and ban[1] == self._ban[1]):
+                seen += 1
+            i -= 3
+        return seen
 
     def undo(self):
         hist = self._hist
         if not hist:
             raise IllegalMove("nothing to take back")
-        misc = hist.pop()
-        a = hist.pop()
-        if misc & _COUNTED:
-            self._uncount_position()
-        p = misc >> 10 & 1
+        n = len(hist) - 3
+        h = hist[n] | hist[n + 1] << 8 | hist[n + 2] << 16
+        hist[n:] = b""
+        self._keys[len(self._keys) - 4:] = b""
+        a = h & 1023
+        p = h >> 12 & 1
         q = 1 - p
         self._p = p
-        self._hand[0] = misc & 15
-        self._hand[1] = misc >> 4 & 15
-        self._pending = misc >> 8 & 3
-        self._ban[p] = misc >> 11 & 1023
+        self._pending = h >> 10 & 3
+        self._ban[p] = h >> 13
         self._result = None
         board = self._board
         if a >= _REMOVE:
             board[q] |= 1 << (a - _REMOVE)
             self._men[q] += 1
+            self._z ^= _Z[q * 24 + a - _REMOVE]
         elif a < _MOVE:
             board[p] &= ~(1 << a)
             self._men[p] -= 1
+            self._hand[p] += 1
+            self._z ^= _Z[p * 24 + a]
         else:
             f, t = divmod(a - _MOVE, 24)
             board[p] ^= 1 << f | 1 << t
+            self._z ^= _Z[p * 24 + f] ^ _Z[p * 24 + t]
 
     def copy(self):
         g = Game(**self.options)
@@ -266,8 +338,9 @@ class Game(_Game):
         g._p = self._p
         g._pending = self._pending
         g._hist = self._hist[:]
+        g._keys = self._keys[:]
+        g._z = self._z
         g._result = self._result
-        g._seen = dict(self._seen)
         g._start = self._start
         return g
 
@@ -349,7 +422,11 @@ class Game(_Game):
             bans.append(a)
         self._board, self._hand, self._men, self._ban = board, hand, men, bans
         self._p, self._pending = p, pending
-        self._hist, self._seen, self._result = [], {}, None
+        self._hist, self._keys, self._result = bytearray(), bytearray(), None
+        self._z = 0
+        for i in range(48):
+            if board[i // 24] >> i % 24 & 1:
+                self._z ^= _Z[i]
         self._start = self.position()
         if men[p] + hand[p] < 3:
             self._result = (1 - p, MEN)

@@ -1,6 +1,15 @@
 """Two people play one game in a terminal, through the rules API alone."""
 from shared_rules import load
-from shared_rules.core import REASON_TEXT
+
+REASON_TEXT = {
+    "men": "fewer than three stones",
+    "blocked": "no legal move",
+    "repetition": "threefold repetition",
+    "reserve": "empty reserve",
+    "double_pass": "two passes in a row",
+    "points": "reached the points to win",
+    "score": "higher score",
+}
 
 _MORRIS_ART = """\
 7 {a7}-----------{d7}-----------{g7}

