@@ -1,0 +1,456 @@
+"""Rhombus (H. Glumpler, 2003), to the letter of the seed text and RULINGS.md.
+
+Cells (u, v) are named like a chessboard (file a..h = u, rank 1..8 = v + 1) and numbered
+i = v * 8 + u, so a1 = 0, h1 = 7, a8 = 56, h8 = 63 (a1 SOUTH, h1 EAST, a8 WEST, h8 NORTH).
+The 15 Lines are the anti-diagonals u + v = 0..14; along a Line the index steps by +-7.
+Atomic actions are small ints:
+  0..63   place the next stone on cell i   "e4"
+  64..67  bid 1..4 stones                  "bid1".."bid4"
+  68      a bid hidden from this view      "bid?"  (only in view_for(); never legal)
+A turn is Black's bid, White's bid, then the placements one cell at a time, in order (fewer
+stones first; equal: whoever went first last turn; Black in the first turn).
+
+Hidden bids: while Black's bid waits for White's, nothing public shows its value:
+position() writes it as '?', bid(0) is -1, and view_for(1) is a copy in which the bid itself
+(and its history entry) is replaced by a marker.  actions(), turns(), copy() and the private
+state of the game itself are full information, for the referee only.
+"""
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+from shared_rules.core import Game as _Game, IllegalMove, NotationError, SCORE
+
+ID = "rhombus"
+NAME = "Rhombus"
+PLAYERS = ("Black", "White")
+
+BID = const(64)        # action BID + k - 1 bids k stones
+HIDDEN_BID = const(68)  # a pending bid as a view of the other player sees it
+_END = const(69)
+_NONE = const(64)      # no current Line with a free cell
+_SECRET = const(5)     # _bid value: bid made, value hidden (views only)
+_CELLS = const(64)
+STONES = const(52)     # stones per player; always enough to place (see RULINGS.md)
+
+# Flat byte strings, not tuples of tuples: each tuple would be a heap object on the device.
+# LINE[i]: the Line (u + v) of cell i.  EDGES: the 28 edge cells, each the end of one Line.
+LINE = bytes((i & 7) + (i >> 3) for i in range(64))
+EDGES = bytes(i for i in range(64) if (i & 7) in (0, 7) or (i >> 3) in (0, 7))
+_EDGE = bytes(1 if i in EDGES else 0 for i in range(64))
+
+
+def cell_name(i):
+    """'a1' for cell 0, 'h8' for cell 63."""
+    return "abcdefgh"[i & 7] + "12345678"[i >> 3]
+
+
+def coords(i):
+    """(u, v) of cell i: file a..h = u 0..7, rank 1..8 = v 0..7."""
+    return i & 7, i >> 3
+
+
+def line_cells(k):
+    """The cells of Line k (u + v = k) from its file-a / rank-8 end to the other end."""
+    return [(k - u) * 8 + u for u in range(k - 7 if k > 7 else 0, (k if k < 7 else 7) + 1)]
+
+
+def _after(c, step):
+    """The cell after c along its Line in direction step (+-7), or _NONE past the end."""
+    n = c + step
+    if 0 <= n < 64 and LINE[n] == LINE[c]:
+        return n
+    return _NONE
+
+
+def _start_step(e):
+    """The direction a new Line started on edge cell e is filled in: away from e."""
+    return -7 if _after(e, -7) != _NONE else 7
+
+
+def combination_score(heights):
+    """One player's points for a list of tower heights: combinations 1+2+3+4 = 16, 1+2+3 = 9,
+    1+2 = 4, 1 = 1, formed greedily largest first (optimal), minus the height of every tower
+    left unused (towers of 5 or more are never usable)."""
+    c1 = c2 = c3 = c4 = 0
+    unused = 0
+    for h in heights:
+        if h == 1:
+            c1 += 1
+        elif h == 2:
+            c2 += 1
+        elif h == 3:
+            c3 += 1
+        elif h == 4:
+            c4 += 1
+        elif isinstance(h, int) and h >= 5:
+            unused += h
+        else:
+            raise ValueError("a tower height is a whole number of at least 1, not %r" % (h,))
+    n4 = min(c1, c2, c3, c4)
+    c1 -= n4
+    c2 -= n4
+    c3 -= n4
+    c4 -= n4
+    n3 = min(c1, c2, c3)
+    c1 -= n3
+    c2 -= n3
+    c3 -= n3
+    n2 = min(c1, c2)
+    c1 -= n2
+    c2 -= n2
+    return 16 * n4 + 9 * n3 + 4 * n2 + c1 - 2 * c2 - 3 * c3 - 4 * c4 - unused
+
+
+def _count(cells, v):
+    n = 0
+    for c in cells:
+        if c == v:
+            n += 1
+    return n
+
+
+def _cell(name, s):
+    if len(name) != 2 or name[0] not in "abcdefgh" or name[1] not in "12345678":
+        raise NotationError("unknown cell %r in %r (cells are a1..h8)" % (name, s))
+    return "abcdefgh".index(name[0]) + 8 * "12345678".index(name[1])
+
+
+class Game(_Game):
+    ID = ID
+    OPTIONS = ()
+
+    def __init__(self, **options):
+        _Game.__init__(self, **options)
+        self._cells = bytearray(_CELLS)  # 0 empty, 1 Black, 2 White
+        self._n = 0  # cells filled
+        self._bid = [0, 0]  # this turn's bids: 0 not yet, 1..4, _SECRET (views only)
+        self._left = [0, 0]  # stones still to place this turn
+        self._first = 0  # who goes first this turn (while placing) / went first last turn
+        self._p = 0  # the side to act, also once the game is over
+        self._cur = _NONE  # next cell of the Current Line, _NONE when it is full / none yet
+        self._step = 7  # direction the Current Line is filled in (+-7)
+        self._hist = []  # one int per action: action | state before it << 7
+
+    @property
+    def to_move(self):
+        return None if self._result is not None else self._p
+
+    # -- what a display needs (none of it shows a pending bid) -------------------------------
+    def stone_at(self, i):
+        """0 or 1 for the owner of the stone on cell i, None when empty."""
+        c = self._cells[i]
+        return c - 1 if c else None
+
+    def on_board(self, p):
+        return _count(self._cells, p + 1)
+
+    def filled(self):
+        return self._n
+
+    def bidding(self):
+        """True while the bids of a turn are being chosen."""
+        return self._result is None and self._left[0] == 0 and self._left[1] == 0
+
+    def bid(self, p):
+        """p's bid this turn: 0 not yet made, 1..4 once both are revealed, -1 made but secret.
+        Bids of a finished turn are cleared when the next turn starts; at the end of the game
+        the last turn's bids stay."""
+        b, other = self._bid[p], self._bid[1 - p]
+        if b == 0:
+            return 0
+        return b if other and b != _SECRET and other != _SECRET else -1
+
+    def to_place(self, p):
+        """Stones p still has to place this turn (after the end: the surplus dropped)."""
+        return self._left[p]
+
+    def first(self):
+        """Who places first this turn (while placing), else who did in the last turn."""
+        return self._first
+
+    def next_cell(self):
+        """The cell the next stone must go on, or None when any free edge cell will do."""
+        return None if self._cur == _NONE else self._cur
+
+    def current_line(self):
+        """The index k (u + v) of the Current Line while it has a free cell, else None."""
+        return None if self._cur == _NONE else LINE[self._cur]
+
+    def towers(self, p):
+        """Heights of p's Towers on the board as it stands: Black's maximal runs along the
+        ranks (a->h), White's along the files (1->8)."""
+        cells, own, out = self._cells, p + 1, []
+        for a in range(8):
+            run = 0
+            for b in range(8):
+                i = a * 8 + b if p == 0 else b * 8 + a
+                if cells[i] == own:
+                    run += 1
+                elif run:
+                    out.append(run)
+                    run = 0
+            if run:
+                out.append(run)
+        return out
+
+    def score(self, p):
+        return combination_score(self.towers(p))
+
+    def actions(self):
+        return [h & 127 for h in self._hist]
+
+    # -- hidden information --------------------------------------------------------------------
+    def _hidden_from(self, p):
+        """True when the other player has a bid pending that p must not see."""
+        q = 1 - p
+        return (self._result is None and self._left[0] == 0 and self._left[1] == 0
+                and self._bid[q] != 0 and self._bid[p] == 0)
+
+    def view_for(self, p):
+        """A copy for player p to look at or search: the opponent's pending bid is unknown
+        (its value and its history entry are replaced by a marker), so the copy is the same
+        whatever was bid.  In such a view p's own bid cannot be played; a search guesses the
+        hidden bid with undo() and play('bidK') first.  Otherwise a plain copy."""
+        if p != 0 and p != 1:
+            raise ValueError("a view is for player 0 or 1, not %r" % (p,))
+        g = self.copy()
+        if self._hidden_from(p) and self._bid[1 - p] != _SECRET:
+            g._bid[1 - p] = _SECRET
+            if g._hist:
+                g._hist[-1] = g._hist[-1] & ~127 | HIDDEN_BID
+        return g
+
+    # -- rules -----------------------------------------------------------------------------
+    def legal(self):
+        if self._result is not None:
+            return []
+        if self._left[0] == 0 and self._left[1] == 0:
+            return [BID, BID + 1, BID + 2, BID + 3]
+        if self._cur != _NONE:
+            return [self._cur]
+        cells = self._cells
+        return [e for e in EDGES if cells[e] == 0]
+
+    def _is_legal(self, a):
+        if self._result is not None or not 0 <= a < HIDDEN_BID:
+            return False
+        if self._left[0] == 0 and self._left[1] == 0:
+            return a >= BID and self._bid[1 - self._p] != _SECRET
+        if a >= BID:
+            return False
+        if self._cur != _NONE:
+            return a == self._cur
+        return _EDGE[a] == 1 and self._cells[a] == 0
+
+    def play(self, a):
+        p = self._p
+        if self._result is None and self._bid[1 - p] == _SECRET and self._bid[p] == 0:
+            if isinstance(a, str):
+                self._parse(a.strip())  # text that is no action is still a NotationError
+            raise IllegalMove("%s's bid is hidden in this view; undo() it and play a guessed "
+                              "bid before %s bids" % (PLAYERS[1 - p], PLAYERS[p]))
+        _Game.play(self, a)
+
+    def _pack(self):
+        return (self._bid[0] | self._bid[1] << 3 | self._left[0] << 6 | self._left[1] << 9
+                | self._p << 12 | self._first << 13 | self._cur << 14
+                | (1 if self._step < 0 else 0) << 21)
+
+    def _do(self, a):
+        self._hist.append(a | self._pack() << 7)
+        p = self._p
+        if a >= BID:
+            self._bid[p] = _SECRET if a == HIDDEN_BID else a - BID + 1
+            if p == 0:
+                self._p = 1
+                return
+            b0, b1 = self._bid
+            if b0 < b1:
+                self._first = 0
+            elif b1 < b0:
+                self._first = 1
+            self._left[0], self._left[1] = b0, b1
+            self._p = self._first
+            return
+        self._cells[a] = p + 1
+        self._n += 1
+        if a != self._cur:
+            self._step = _start_step(a)
+        self._cur = _after(a, self._step)
+        left = self._left
+        left[p] -= 1
+        if self._n == _CELLS:
+            s0, s1 = self.score(0), self.score(1)
+            self._result = (0 if s0 > s1 else 1, SCORE)
+            return
+        if left[p] == 0:
+            if left[1 - p]:
+                self._p = 1 - p
+            else:
+                self._bid[0] = self._bid[1] = 0
+                self._p = 0
+
+    def undo(self):
+        if not self._hist:
+            raise IllegalMove("nothing to take back")
+        h = self._hist.pop()
+        a = h & 127
+        s = h >> 7
+        self._bid[0] = s & 7
+        self._bid[1] = s >> 3 & 7
+        self._left[0] = s >> 6 & 7
+        self._left[1] = s >> 9 & 7
+        self._p = s >> 12 & 1
+        self._first = s >> 13 & 1
+        self._cur = s >> 14 & 127
+        self._step = -7 if s >> 21 & 1 else 7
+        self._result = None
+        if a < BID:
+            self._cells[a] = 0
+            self._n -= 1
+
+    def copy(self):
+        g = Game(**self.options)
+        g._cells = bytearray(self._cells)
+        g._n = self._n
+        g._bid = self._bid[:]
+        g._left = self._left[:]
+        g._first = self._first
+        g._p = self._p
+        g._cur = self._cur
+        g._step = self._step
+        g._hist = self._hist[:]
+        g._result = self._result
+        g._start = self._start
+        return g
+
+    def _state(self):
+        """Everything, the secret included: for tests only."""
+        return (bytes(self._cells), self._n, tuple(self._bid), tuple(self._left), self._first,
+                self._p, self._cur, self._step, tuple(self._hist), self._result, self._start)
+
+    # -- notation --------------------------------------------------------------------------
+    def text(self, a):
+        if not isinstance(a, int) or not 0 <= a < _END:
+            raise NotationError("not a rhombus action: %r" % (a,))
+        if a < BID:
+            return cell_name(a)
+        if a == HIDDEN_BID:
+            return "bid?"
+        return "bid%d" % (a - BID + 1)
+
+    def _parse(self, s):
+        if s.startswith("bid"):
+            if len(s) == 4 and s[3] in "1234":
+                return BID + int(s[3]) - 1
+            if s == "bid?":
+                return HIDDEN_BID
+            raise NotationError("a bid is bid1..bid4, not %r" % s)
+        return _cell(s, s)
+
+    def _turn_start(self):
+        return self._result is not None or (self._bid[0] == 0 and self._bid[1] == 0)
+
+    def split_turn(self, s):
+        """'3:2 a1 b1 a2 b2 c1' -> ['bid3', 'bid2', 'a1', 'b1', 'a2', 'b2', 'c1']."""
+        parts = s.split() if isinstance(s, str) else ()
+        if not parts:
+            raise NotationError("a turn is 'B:W' (the bids) and the cells placed, not %r" % (s,))
+        out = []
+        if ":" in parts[0]:
+            bids = parts[0].split(":")
+            if (len(bids) != 2 or len(bids[0]) != 1 or len(bids[1]) > 1
+                    or (not bids[1] and len(parts) > 1)):
+                raise NotationError("a turn starts with Black's and White's bids like '3:2', "
+                                    "not %r" % parts[0])
+            out.append("bid" + bids[0])
+            if bids[1]:
+                out.append("bid" + bids[1])
+            parts = parts[1:]
+        for c in parts:
+            _cell(c, s)
+            out.append(c)
+        return out
+
+    def join_turn(self, texts):
+        bids = [t[3:] for t in texts if t.startswith("bid")]
+        cells = [t for t in texts if not t.startswith("bid")]
+        if bids:
+            cells.insert(0, bids[0] + ":" + (bids[1] if len(bids) > 1 else ""))
+        return " ".join(cells)
+
+    # -- compact position --------------------------------------------------------------------
+    # "<64 cells a1..h1 a2..h8 of .BW> <bids B:W> <to place B:W> <first>", e.g. at the start
+    # "................................................................ -:- 0:0 0".  A pending
+    # bid is written '?'.  The side to act and the Current Line follow from these.
+    def position(self):
+        cells = "".join(".BW"[c] for c in self._cells)
+        b0, b1 = self._bid
+        if b0 and b1 and b0 != _SECRET and b1 != _SECRET:
+            bids = "%d:%d" % (b0, b1)
+        else:
+            bids = ("?" if b0 else "-") + ":" + ("?" if b1 else "-")
+        return "%s %s %d:%d %d" % (cells, bids, self._left[0], self._left[1], self._first)
+
+    def set_position(self, s):
+        """Set up a position written by position(); the history starts afresh here.
+        A pending bid ('?:-') is not in the text, so it is withdrawn: Black bids again."""
+        f = s.split() if isinstance(s, str) else ()
+        if (len(f) != 4 or len(f[0]) != 64 or len(f[1]) != 3 or len(f[2]) != 3
+                or f[1][1] != ":" or f[2][1] != ":" or len(f[3]) != 1):
+            raise NotationError("a rhombus position is 64 of '.BW', the bids B:W, the stones "
+                                "to place B:W and who goes first, not %r" % (s,))
+        cells = bytearray(64)
+        for i in range(64):
+            c = ".BW".find(f[0][i])
+            if c < 0:
+                raise NotationError("cell %s holds %r; use '.', 'B' or 'W'"
+                                    % (cell_name(i), f[0][i]))
+            cells[i] = c
+        # bids: '-' none, '?' pending (Black only), 1..4; to place 0..4; first 0 or 1
+        b0, b1 = "-?1234".find(f[1][0]) - 1, "-1234".find(f[1][2])
+        left = ["01234".find(f[2][0]), "01234".find(f[2][2])]
+        first = "01".find(f[3])
+        if min(b0 + 1, b1, left[0], left[1], first) < 0:
+            raise NotationError("bids are '-:-', '?:-' or like '3:2', stones to place like "
+                                "'1:2' and the first player 0 or 1, in %r" % s)
+        n = 64 - _count(cells, 0)
+        second = 1 - first
+        bid = [b0, b1]
+        if b1 == 0:  # bidding; a pending bid ('?', never its value) is withdrawn
+            bid[0] = 0
+            bad = b0 > 0 or left[0] or left[1]
+        else:
+            bad = (b0 < 1 or (b0 != b1 and bid[first] > bid[second]) or left[0] > b0
+                   or left[1] > b1 or (left[first] and left[second] != bid[second])
+                   or (n < 64 and not (left[0] or left[1])))
+        if bad:
+            raise NotationError("bids %s, stones to place %s and first player %s do not fit "
+                                "a turn in %r" % (f[1], f[2], f[3], s))
+        if _count(cells, 1) > STONES or _count(cells, 2) > STONES:
+            raise NotationError("more than %d stones of one colour in %r" % (STONES, s))
+        cur, step = _NONE, 7
+        for k in range(15):
+            line = line_cells(k)
+            m = len(line)
+            j = m - _count([cells[i] for i in line], 0)
+            if j == 0 or j == m:
+                continue
+            if cur == _NONE and _count([cells[i] for i in line[:j]], 0) == 0:
+                cur, step = line[j], -7
+            elif cur == _NONE and _count([cells[i] for i in line[m - j:]], 0) == 0:
+                cur, step = line[m - j - 1], 7
+            else:
+                raise NotationError("Line %s..%s is not the one Current Line, filled from an "
+                                    "end, in %r" % (cell_name(line[0]), cell_name(line[-1]), s))
+        self._cells, self._n, self._bid, self._left = cells, n, bid, left
+        self._first, self._cur, self._step = first, cur, step
+        self._p = (first if left[first] else second) if b1 else 0
+        self._hist, self._result = [], None
+        self._start = self.position()
+        if n == 64:
+            s0, s1 = self.score(0), self.score(1)
+            self._result = (0 if s0 > s1 else 1, SCORE)
