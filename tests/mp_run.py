@@ -10,7 +10,8 @@ import sys
 
 def main(path):
     folder, _, name = path.rpartition("/")
-    sys.path.insert(0, "")  # the project root: shared_rules, firmware
+    sys.path.insert(0, "firmware")  # app, hal, views: as in the device's root
+    sys.path.insert(0, "")  # the project root: shared_rules
     sys.path.insert(0, folder)  # helpers
     mod = __import__(name[:-3])
     for test in sorted(n for n in dir(mod) if n.startswith("test_")):

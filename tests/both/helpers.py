@@ -1,4 +1,5 @@
 """Test helpers that run under CPython and MicroPython alike (no pytest imports here)."""
+import os
 import random
 
 
@@ -61,3 +62,21 @@ def check_random_game_invariants(mod, seed, **options):
     assert snapshot(h) == snapshot(g)
     assert h.turns() == turns
     return g
+
+
+def scratch_dir(name):
+    """A fresh empty folder under /tmp (MicroPython has no tempfile)."""
+    path = "/tmp/stonegrid-%s-%d" % (name, random.getrandbits(30))
+    os.mkdir(path)
+    return path
+
+
+def remove_tree(path):
+    for entry in os.listdir(path):
+        full = path + "/" + entry
+        try:
+            os.listdir(full)
+            remove_tree(full)
+        except OSError:
+            os.remove(full)
+    os.rmdir(path)

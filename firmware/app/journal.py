@@ -1,0 +1,63 @@
+"""The game in progress, kept on flash so that a power cut loses nothing: the record lines of
+shared_rules.record, one per completed action, written before the action is shown."""
+import os
+
+from shared_rules.record import Reader, RecordError
+
+PATH = "journal.jsonl"
+
+
+def begin(header):
+    with open(PATH, "w") as f:
+        f.write(header + "\n")
+    _sync()
+
+
+def append(line):
+    with open(PATH, "a") as f:
+        f.write(line + "\n")
+    _sync()
+
+
+def _sync():
+    if hasattr(os, "sync"):
+        os.sync()
+
+
+def recover():
+    """The journalled game: a Reader holding it, or None.  A truncated or corrupt tail (a
+    power cut mid-write) is dropped, and the journal rewritten as the good prefix."""
+    reader, good, whole = Reader(), 0, True
+    try:
+        f = open(PATH)
+    except OSError:
+        return None
+    with f:
+        for line in f:
+            if not line.endswith("\n"):
+                whole = False  # cut short by the power cut: not a completed action
+                break
+            try:
+                reader.feed(line)
+            except (RecordError, MemoryError):
+                whole = False
+                break
+            good += len(line)
+    if reader.game is None:
+        return None
+    if not whole:
+        _truncate(good)
+    return reader
+
+
+def _truncate(size):
+    """Keep the first `size` characters of the journal (copied in chunks: it may be long)."""
+    with open(PATH) as src, open(PATH + ".tmp", "w") as dst:
+        while size > 0:
+            chunk = src.read(min(size, 512))
+            if not chunk:
+                break
+            dst.write(chunk)
+            size -= len(chunk)
+    os.rename(PATH + ".tmp", PATH)
+    _sync()

@@ -1,0 +1,71 @@
+"""The serial link on USB serial (stdin/stdout): record lines and replies out, JSON commands
+in, one per line.  Whatever arrives - garbage, binary, huge or half lines - gets at most an
+error line and changes nothing.  The protocol is documented in docs/serial-protocol.md."""
+import json
+import sys
+
+MAX_LINE = 8192  # longer lines are dropped whole, with an error
+
+
+def send(obj_or_line):
+    line = obj_or_line if isinstance(obj_or_line, str) else json.dumps(obj_or_line)
+    sys.stdout.write(line + "\n")
+
+
+def error(why, text=None):
+    reply = {"t": "error", "error": why}
+    if text is not None:
+        reply["input"] = text[:40]
+    send(reply)
+
+
+async def serve(handle):
+    """Read commands for ever; handle(dict) acts on each valid one."""
+    import asyncio
+
+    stream = asyncio.StreamReader(sys.stdin.buffer if hasattr(sys.stdin, "buffer") else sys.stdin)
+    buf = bytearray()
+    dropped = 0  # bytes of an over-long line being skipped
+    while True:
+        chunk = await stream.read(256)
+        if not chunk:
+            await asyncio.sleep_ms(50)  # no host: stdin closed; keep the app alive
+            continue
+        for byte in chunk:
+            if byte != 10:  # not a newline
+                if dropped or len(buf) >= MAX_LINE:
+                    dropped += 1 + len(buf)
+                    buf = bytearray()
+                else:
+                    buf.append(byte)
+                continue
+            if dropped:
+                error("line too long (%d bytes; the limit is %d)" % (dropped, MAX_LINE))
+                dropped = 0
+                continue
+            line, buf = bytes(buf), bytearray()
+            _dispatch(line, handle)
+
+
+def _dispatch(raw, handle):
+    try:
+        text = raw.decode().strip()
+    except UnicodeError:
+        error("not UTF-8 text")
+        return
+    if not text:
+        return
+    try:
+        cmd = json.loads(text)
+    except ValueError:
+        error("not JSON", text)
+        return
+    if not isinstance(cmd, dict) or not isinstance(cmd.get("cmd"), str):
+        error("a command is a JSON object with a \"cmd\" name", text)
+        return
+    try:
+        handle(cmd)
+    except (ValueError, TypeError, KeyError) as e:  # bad arguments: the state is unchanged
+        error("%s: %s" % (cmd["cmd"], e))
+    except MemoryError:
+        error("%s: out of memory" % cmd["cmd"])

@@ -1,0 +1,67 @@
+"""One game being played: the rules, who plays each side, and the record of every action,
+journalled on flash and sent on the serial link before the display shows it."""
+from shared_rules import load, record
+
+from app import VERSION, journal, link
+
+PLAYERS = ("human", "device")
+
+
+class Session:
+    def __init__(self, game_id, options=None, players=("human", "human"), game=None):
+        for who in players:
+            if who not in PLAYERS:
+                raise ValueError("a player is \"human\" or \"device\", not %r" % (who,))
+        if len(players) != 2:
+            raise ValueError("two players, not %d" % len(players))
+        self.game_id = game_id
+        self.mod = load(game_id)
+        self.game = game if game is not None else self.mod.Game(**(options or {}))
+        self.options = self.game.options
+        self.players = tuple(players)
+
+    def begin(self):
+        line = record.game_line(self.game_id, self.options, self.players, VERSION)
+        journal.begin(line)
+        link.send(line)
+
+    def human_to_move(self):
+        p = self.game.to_move
+        return p is not None and self.players[p] == "human"
+
+    def play(self, a):
+        """Play an action (int or notation); IllegalMove leaves everything unchanged."""
+        g = self.game
+        p = g.to_move
+        if isinstance(a, str):
+            a = g.parse(a)
+        g.play(a)
+        ply = len(g.actions())
+        lines = [record.act_line(ply, p, a, g.text(a))]
+        if g.result() is not None:
+            lines.append(record.end_line(g))
+        try:
+            for line in lines:
+                journal.append(line)
+        except OSError:
+            g.undo()  # not on flash: as if it never happened
+            raise
+        for line in lines:
+            link.send(line)
+
+    def undo(self):
+        g = self.game
+        ply = len(g.actions())
+        if not ply:
+            raise ValueError("nothing to take back")
+        g.undo()
+        line = record.undo_line(ply)
+        journal.append(line)
+        link.send(line)
+
+    def state(self):
+        g = self.game
+        return {"t": "state", "game": self.game_id, "options": self.options,
+                "players": list(self.players), "ply": len(g.actions()), "to_move": g.to_move,
+                "position": g.position(), "legal": [g.text(a) for a in g.legal()],
+                "result": g.result(), "turns": g.turns()}

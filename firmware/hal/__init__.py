@@ -1,0 +1,71 @@
+"""The hardware layer: the only code that touches pins, LEDs or the host of a virtual board.
+
+Every backend module offers make(profile) -> a board object with:
+  width, height                 the matrix size
+  show(frame)                   frame: bytearray of width*height*3 RGB bytes, row-major, y=0 top;
+                                the backend scales it to min(brightness, cap) before showing
+  brightness                    0..255, set by the app (settings); cap: the profile's limit
+  poll()                        the next button event (name, kind) or None; names: up down left
+                                right ok back; kind "press" or "long"
+  held(name)                    whether a button is down now (safe mode at boot)
+The board profile (board.json in the root) names the backend and its pins and limits.
+"""
+import json
+
+BUTTONS = ("up", "down", "left", "right", "ok", "back")
+LONG_MS = 600  # a press held this long is a long press
+DEBOUNCE_MS = 30
+
+
+def load_profile(path="board.json"):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except OSError:
+        return {"name": "virtual board", "backend": "unix", "width": 16, "height": 16,
+                "brightness_cap": 160}
+
+
+def open_board(profile=None):
+    profile = profile or load_profile()
+    backend = profile.get("backend", "unix")
+    mod = getattr(__import__("hal." + backend), backend)
+    return mod.make(profile)
+
+
+def scale_table(level):
+    """Byte -> byte at brightness level/255, for backends that dim in software."""
+    return bytes((v * level + 127) // 255 for v in range(256))
+
+
+class Buttons:
+    """Debounced press / long-press events from raw button states, for pin-based backends.
+    read(name) -> True while pressed; call update(now_ms) often."""
+
+    def __init__(self, names, read):
+        self._names = names
+        self._read = read
+        self._down = {}  # name -> ms when it went down; absent when up
+        self._long_sent = {}
+        self._events = []
+
+    def update(self, now):
+        for name in self._names:
+            pressed = self._read(name)
+            since = self._down.get(name)
+            if pressed and since is None:
+                self._down[name] = now
+                self._long_sent[name] = False
+            elif pressed and not self._long_sent[name] and now - since >= LONG_MS:
+                self._long_sent[name] = True
+                self._events.append((name, "long"))
+            elif not pressed and since is not None:
+                if now - since >= DEBOUNCE_MS and not self._long_sent[name]:
+                    self._events.append((name, "press"))
+                del self._down[name]
+
+    def poll(self):
+        return self._events.pop(0) if self._events else None
+
+    def held(self, name):
+        return bool(self._read(name))

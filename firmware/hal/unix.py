@@ -1,0 +1,71 @@
+"""The virtual board's backend: frames go to the `stonegrid sim` host, button events come
+from it, over a TCP connection to the address in $STONEGRID_SIM (see host/stonegrid/sim)."""
+import os
+import socket
+
+from hal import scale_table
+
+
+class Board:
+    def __init__(self, profile):
+        self.width = profile.get("width", 16)
+        self.height = profile.get("height", 16)
+        self.cap = profile.get("brightness_cap", 255)
+        self.brightness = self.cap
+        self._table = None
+        self._level = -1
+        self._lines = b""
+        self._sock = None
+        self._out = bytearray(1 + self.width * self.height * 3)
+        self._out[0] = ord("F")
+        addr = os.getenv("STONEGRID_SIM")
+        if addr:
+            host, port = addr.rsplit(":", 1)
+            s = socket.socket()
+            s.connect(socket.getaddrinfo(host, int(port))[0][-1])
+            s.setblocking(False)
+            s.send(bytes((ord("H"), self.width, self.height)))
+            self._sock = s
+
+    def show(self, frame):
+        level = min(self.brightness, self.cap)
+        if level != self._level:
+            self._table, self._level = scale_table(level), level
+        out, table = self._out, self._table
+        for i in range(len(frame)):
+            out[i + 1] = table[frame[i]]
+        if self._sock:
+            self._send(out)
+
+    def _send(self, data):
+        view = memoryview(data)
+        while view:
+            try:
+                n = self._sock.send(view)
+            except OSError:  # the host is busy: its buffer is full
+                n = 0
+            view = view[n or 0:]
+
+    def poll(self):
+        if not self._sock:
+            return None
+        try:
+            chunk = self._sock.recv(256)
+        except OSError:
+            chunk = None  # nothing waiting
+        if chunk:
+            self._lines += chunk
+        if b"\n" not in self._lines:
+            return None
+        line, self._lines = self._lines.split(b"\n", 1)
+        parts = line.decode().split()
+        if len(parts) == 2:
+            return parts[0], parts[1]
+        return None
+
+    def held(self, name):
+        return False
+
+
+def make(profile):
+    return Board(profile)

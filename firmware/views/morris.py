@@ -1,0 +1,166 @@
+"""Nine Men's Morris on the matrix: the board's 7x7 grid of points at even pixels (0..12),
+lines dim between them; stones in hand along the bottom row (player 0) and the right column
+(player 1); the side to act in the bottom-right 2x2 square, blinking while a stone is owed.
+Controls: arrows move the cursor from point to point, OK places / picks up a stone / moves
+it / removes a stone; BACK drops a picked-up stone."""
+from shared_rules.morris import POINTS, neighbours
+from views import palette
+from views.canvas import dim
+
+LABELS = {"double_mill_takes_two": "2X", "no_immediate_returns": "RET"}
+CHOICES = {"double_mill_takes_two": (True, False), "no_immediate_returns": (False, True)}
+
+# Pixel of each point: file a..g -> x 0..12, rank 7..1 -> y 0..12.
+XY = tuple((2 * "abcdefg".index(n[0]), 12 - 2 * (int(n[1]) - 1)) for n in POINTS)
+BACK = "back"  # returned when BACK was not used by the view
+
+
+class UI:
+    def __init__(self):
+        self.cursor = POINTS.index("d6")
+        self.sel = None  # the stone picked up to move
+        self.last = ()  # points of the last turn: (to, from, removed...) as ("to", i) pairs
+        self.refused = 0  # ms until which the refusal cue shows
+        self.colours = palette.SAFE
+        self.cursor_hidden = False  # replays show no cursor
+
+
+def new_ui(game):
+    ui = UI()
+    sync(game, ui)
+    return ui
+
+
+def sync(game, ui):
+    """Recompute what the view shows of the last turn after the game changed."""
+    marks = []
+    acts = game.actions()
+    i = len(acts) - 1
+    while i >= 0:
+        text = game.text(acts[i])
+        if text[0] == "x":
+            marks.append(("gone", POINTS.index(text[1:])))
+        else:
+            for k, name in enumerate(text.split("-")):
+                marks.append(("from" if k == 0 and "-" in text else "to", POINTS.index(name)))
+            break
+        i -= 1
+    ui.last = marks
+    ui.sel = None
+
+
+def step(point, direction):
+    """The point the cursor goes to from `point` for an arrow; itself when none lies there."""
+    x, y = XY[point]
+    dx, dy = {"left": (-1, 0), "right": (1, 0), "up": (0, -1), "down": (0, 1)}[direction]
+    best, best_cost = point, None
+    for i, (px, py) in enumerate(XY):
+        ahead = (px - x) * dx + (py - y) * dy
+        if ahead <= 0:
+            continue
+        cost = ahead + 3 * abs((px - x) * dy + (py - y) * dx)  # straight on first
+        if best_cost is None or cost < best_cost:
+            best, best_cost = i, cost
+    return best
+
+
+def _targets(game):
+    """What OK may act on now: {point: action} for placements, removals and stones to move,
+    and {(from, to): action} for moves."""
+    out = {}
+    for a in game.legal():
+        text = game.text(a)
+        if text[0] == "x":
+            out[POINTS.index(text[1:])] = a
+        elif "-" in text:
+            f, t = text.split("-")
+            out[(POINTS.index(f), POINTS.index(t))] = a
+            out.setdefault(POINTS.index(f), None)  # a stone that can move: pick it up
+        else:
+            out[POINTS.index(text)] = a
+    return out
+
+
+def handle(game, ui, button, kind, now=0):
+    if button in ("left", "right", "up", "down"):
+        ui.cursor = step(ui.cursor, button)
+        return None
+    if button == "back":
+        if ui.sel is not None:
+            ui.sel = None
+            return None
+        return BACK
+    if button != "ok" or game.to_move is None:
+        return None
+    targets = _targets(game)
+    c = ui.cursor
+    if ui.sel is not None:
+        a = targets.get((ui.sel, c))
+        if a is not None:
+            ui.sel = None
+            return a
+        if c == ui.sel:
+            ui.sel = None
+            return None
+    if c in targets:
+        if targets[c] is None:
+            ui.sel = c  # picked up; OK on a target moves it
+            return None
+        return targets[c]
+    ui.refused = now + 400
+    return None
+
+
+def render(game, ui, canvas, now):
+    canvas.clear()
+    c0, c1 = ui.colours
+    colours = (c0, c1)
+    blink = now // 400 % 2 == 0
+    for i in range(24):  # the lines
+        x, y = XY[i]
+        for j in neighbours(i):
+            if j > i:
+                nx, ny = XY[j]
+                sx, sy = (nx > x) - (nx < x), (ny > y) - (ny < y)
+                px, py = x + sx, y + sy
+                while (px, py) != (nx, ny):
+                    canvas.set(px, py, palette.LINE)
+                    px, py = px + sx, py + sy
+    mover = game.to_move
+    targets = _targets(game) if mover is not None else {}
+    for kind, i in ui.last:
+        canvas.set(XY[i][0], XY[i][1], palette.LAST if kind != "gone" else 0x300000)
+    for i in range(24):
+        x, y = XY[i]
+        owner = game.stone_at(i)
+        if owner is not None:
+            colour = colours[owner]
+            if game.removals_pending() and i in targets and not blink:
+                colour = dim(colour, 1, 4)  # a stone that may be taken flickers
+            if i == ui.sel:
+                colour = palette.CURSOR if blink else colour
+            canvas.set(x, y, colour)
+        else:
+            hint = (ui.sel, i) in targets if ui.sel is not None else (
+                i in targets and targets[i] is not None)
+            if hint:
+                canvas.set(x, y, dim(colours[mover], 1, 3))
+            elif all(k[1] != i for k in ui.last):
+                canvas.set(x, y, palette.POINT)
+    if mover is not None and not ui.cursor_hidden:  # the cursor
+        x, y = XY[ui.cursor]
+        if now < ui.refused:
+            canvas.set(x, y, palette.REFUSED)
+        elif blink:
+            canvas.set(x, y, palette.CURSOR)
+    for p in (0, 1):  # stones in hand
+        for k in range(game.in_hand(p)):
+            canvas.set(k, 15, colours[0]) if p == 0 else canvas.set(15, k, colours[1])
+    result = game.result()
+    if result is None:
+        side = colours[mover]
+        if game.removals_pending() and not blink:
+            side = palette.CURSOR
+    else:
+        side = colours[result[0]] if result[0] is not None else (c0 if blink else c1)
+    canvas.rect(14, 14, 2, 2, side)

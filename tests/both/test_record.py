@@ -1,0 +1,107 @@
+"""Game records (shared_rules.record) and the device journal (app.journal), on both runtimes."""
+import json
+import os
+
+from shared_rules import morris, record
+from shared_rules.record import Reader, RecordError
+from helpers import raises, random_game, scratch_dir, remove_tree
+
+
+def lines_of(g, players=("human", "device")):
+    """The record lines of a finished game, as the device writes them."""
+    out = [record.game_line("morris", g.options, players, "test")]
+    h = morris.Game(**g.options)
+    for a in g.actions():
+        p = h.to_move
+        h.play(a)
+        out.append(record.act_line(len(h.actions()), p, a, h.text(a)))
+    if h.result() is not None:
+        out.append(record.end_line(h))
+    return out
+
+
+def test_round_trip_of_a_random_game():
+    g = random_game(morris, 3, no_immediate_returns=True)
+    r = Reader()
+    for line in lines_of(g):
+        r.feed(line)
+    assert r.ended and r.game.actions() == g.actions() and r.game.result() == g.result()
+    assert r.game.options == g.options and r.header["players"] == ["human", "device"]
+
+
+def test_undo_records_and_blank_lines():
+    r = Reader()
+    g = morris.Game()
+    r.feed(record.game_line("morris", g.options, ("human", "human"), "t"))
+    r.feed(record.act_line(1, 0, 5, "d7"))
+    r.feed("")
+    r.feed(record.undo_line(1))
+    r.feed(record.act_line(1, 0, 0, "a1"))
+    assert r.game.actions() == [0] and r.line == 5
+
+
+def test_bad_lines_name_the_line_and_change_nothing():
+    header = record.game_line("morris", {}, ("human", "human"), "t")
+    cases = [
+        ("not json", "not JSON"),
+        ("[1, 2]", "not a JSON object"),
+        (json.dumps({"t": "act", "v": 2, "ply": 2, "n": "a1"}), "version"),
+        (json.dumps({"t": "act", "v": 1, "ply": 3, "n": "a1"}), "ply 3"),
+        (json.dumps({"t": "act", "v": 1, "ply": 2, "n": "d7"}), "not legal"),
+        (json.dumps({"t": "act", "v": 1, "ply": 2, "n": "z9"}), "unknown point"),
+        (json.dumps({"t": "act", "v": 1, "ply": 2, "p": 0, "n": "a1"}), "player 0"),
+        (json.dumps({"t": "act", "v": 1, "ply": 2, "a": 3, "n": "a1"}), "does not match"),
+        (json.dumps({"t": "end", "v": 1, "ply": 1, "winner": 0, "reason": "men"}), "not over"),
+        (json.dumps({"t": "undo", "v": 1, "ply": 7}), "undo of ply 7"),
+        (json.dumps({"t": "nope", "v": 1}), "unknown record type"),
+        (json.dumps({"t": "game", "v": 1, "game": "chess"}), "unknown game"),
+        (json.dumps({"t": "game", "v": 1, "game": "morris", "options": {"x": 1}}), "option"),
+        ('{"t": "act", "v": 1, "ply": 2, "n": "a', "not JSON"),
+    ]
+    for text, why in cases:
+        r = Reader()
+        r.feed(header)
+        r.feed(record.act_line(1, 0, 5, "d7"))
+        e = raises(RecordError, r.feed, text)
+        assert e.line == 3 and why in str(e) and str(e).startswith("line 3: "), (text, str(e))
+        assert r.game.actions() == [5], text
+    e = raises(RecordError, Reader().feed, record.act_line(1, 0, 5, "d7"))
+    assert "before any game" in str(e)
+
+
+def test_options_as_json_lists_become_tuples():
+    r = Reader()
+    r.feed(json.dumps({"t": "game", "v": 1, "game": "morris",
+                       "options": {"double_mill_takes_two": False}}))
+    assert r.game.options["double_mill_takes_two"] is False
+
+
+def test_journal_recovers_the_good_prefix():
+    from app import journal
+    here = os.getcwd()
+    folder = scratch_dir("journal")
+    try:
+        os.chdir(folder)
+        assert journal.recover() is None
+        g = random_game(morris, 5)
+        lines = lines_of(g)[:40]
+        journal.begin(lines[0])
+        for line in lines[1:]:
+            journal.append(line)
+        r = journal.recover()
+        assert r.game.actions() == g.actions()[:39] and not r.ended
+        with open(journal.PATH, "a") as f:  # a power cut in the middle of a line
+            f.write(lines_of(g)[40][:17])
+        r = journal.recover()
+        assert r.game.actions() == g.actions()[:39]
+        with open(journal.PATH) as f:
+            assert f.read() == "\n".join(lines) + "\n"  # the torn line is gone
+        with open(journal.PATH, "a") as f:  # a complete line that is wrong
+            f.write(lines_of(g)[41] + "\n")
+        assert journal.recover().game.actions() == g.actions()[:39]
+        with open(journal.PATH, "w") as f:
+            f.write("\x00\xff garbage\n")
+        assert journal.recover() is None
+    finally:
+        os.chdir(here)
+        remove_tree(folder)
