@@ -141,12 +141,11 @@ def render(game, ui, canvas, now):
                 colour = palette.CURSOR if blink else colour
             canvas.set(x, y, colour)
         else:
+            if any(k[1] == i for k in ui.last):
+                continue  # the last turn's mark tells more, for now
             hint = (ui.sel, i) in targets if ui.sel is not None else (
                 i in targets and targets[i] is not None)
-            if hint:
-                canvas.set(x, y, dim(colours[mover], 1, 3))
-            elif all(k[1] != i for k in ui.last):
-                canvas.set(x, y, palette.POINT)
+            canvas.set(x, y, dim(colours[mover], 1, 3) if hint else palette.POINT)
     if mover is not None and not ui.cursor_hidden:  # the cursor
         x, y = XY[ui.cursor]
         if now < ui.refused:
