@@ -6,7 +6,7 @@ For each game:
   - random full games per second under CPython and under micropython, and their ratio;
   - for Morris, OpenSpiel's C++ nine_mens_morris (when `open_spiel` is installed), driven by
     pyspiel.evaluate_bots so that the game loop itself runs in C++.
-Run: make bench  (or .venv/bin/python bench/rules.py [--game G] [--seconds S])
+Run: make bench  (or .venv/bin/python tests/bench/rules.py [--game G] [--seconds S])
 """
 import argparse
 import os
@@ -17,12 +17,12 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, ROOT)
 from shared_rules import GAMES  # noqa: E402
 
 BIN = os.path.dirname(sys.executable)
-PLAYOUTS = os.path.join(ROOT, "bench", "playouts.py")
+PLAYOUTS = os.path.join(ROOT, "tests", "bench", "playouts.py")
 
 
 def tool(name):
