@@ -74,6 +74,15 @@ class Game:
             raise IllegalMove("action %r is not legal now%s" % (a, self._why_over()))
         self._do(a)
 
+    # -- hidden information (Rhombus bids); the defaults suit games of perfect information --
+    def view_for(self, p):
+        """What player p may see and search: a copy without what p must not know."""
+        return self.copy()
+
+    def hidden(self):
+        """How many of the last actions are still secret: logs show them once revealed."""
+        return 0
+
     def _why_over(self):
         return " (the game is over)" if self._result is not None else ""
 

@@ -209,6 +209,10 @@ class Game(_Game):
         return (self._result is None and self._left[0] == 0 and self._left[1] == 0
                 and self._bid[q] != 0 and self._bid[p] == 0)
 
+    def hidden(self):
+        """Black's bid stays secret until White's is in."""
+        return 1 if self._hidden_from(1) else 0
+
     def view_for(self, p):
         """A copy for player p to look at or search: the opponent's pending bid is unknown
         (its value and its history entry are replaced by a marker), so the copy is the same

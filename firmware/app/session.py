@@ -19,6 +19,7 @@ class Session:
         self.game = game if game is not None else self.mod.Game(**(options or {}))
         self.options = self.game.options
         self.players = tuple(players)
+        self.lines = []  # record lines kept back from the serial link while secret
 
     def begin(self):
         line = record.game_line(self.game_id, self.options, self.players, VERSION)
@@ -46,8 +47,15 @@ class Session:
         except OSError:
             g.undo()  # not on flash: as if it never happened
             raise
-        for line in lines:
-            link.send(line)
+        self.lines += lines
+        self._publish()
+
+    def _publish(self):
+        """Send the record lines that are no longer secret (a Rhombus bid waits for the
+        other bid); the journal on flash has them all at once."""
+        keep = self.game.hidden()
+        while len(self.lines) > keep:
+            link.send(self.lines.pop(0))
 
     def undo(self):
         g = self.game
@@ -57,10 +65,15 @@ class Session:
         g.undo()
         line = record.undo_line(ply)
         journal.append(line)
-        link.send(line)
+        if self.lines:  # never sent: nothing to take back on the link
+            self.lines.pop()
+        else:
+            link.send(line)
 
     def state(self):
         g = self.game
+        if g.to_move is not None:
+            g = g.view_for(g.to_move)  # the serial link is public: no secrets
         return {"t": "state", "game": self.game_id, "options": self.options,
                 "players": list(self.players), "ply": len(g.actions()), "to_move": g.to_move,
                 "position": g.position(), "legal": [g.text(a) for a in g.legal()],
