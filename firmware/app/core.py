@@ -161,7 +161,8 @@ class Play:
     def render(self, c, now):
         g = self.session.game
         result = g.result()
-        if result is not None and now // 1500 % 2:  # alternate the board and the result
+        show_card = not getattr(self.view, "SHOWS_RESULT", False)
+        if result is not None and show_card and now // 1500 % 2:  # board and result by turns
             c.clear()
             winner, reason = result
             if winner is None:

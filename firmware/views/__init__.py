@@ -8,7 +8,31 @@ A view module for game G (views/G.py) offers:
                                  press sets ui.refused so the screen can show a cue
   render(game, ui, canvas, t)    draw the game on the canvas at time t (ms, for blinking)
   sync(game, ui)                 after an action made elsewhere (device, serial, undo)
+  keys_for(game, ui, action)     the (button, kind) presses that make `action` from this ui
+                                 state (for tests, demos and help), without changing ui
+  BACK                           what handle returns for a BACK press it did not use
+  SHOWS_RESULT (optional)        True if render draws the game-over screen itself
 """
+
+ARROWS = ("up", "down", "left", "right")
+
+
+def route(start, goal, step):
+    """The arrow presses that take a cursor from start to goal, where step(pos, arrow) is
+    where one press goes; breadth-first, so the shortest.  None when unreachable."""
+    paths = {start: ()}
+    todo = [start]
+    while todo:
+        pos = todo.pop(0)
+        if pos == goal:
+            return list(paths[pos])
+        for arrow in ARROWS:
+            nxt = step(pos, arrow)
+            if nxt not in paths:
+                paths[nxt] = paths[pos] + (arrow,)
+                todo.append(nxt)
+    return None
+
 
 
 def load(game_id):

@@ -4,7 +4,7 @@ lines dim between them; stones in hand along the bottom row (player 0) and the r
 Controls: arrows move the cursor from point to point, OK places / picks up a stone / moves
 it / removes a stone; BACK drops a picked-up stone."""
 from shared_rules.morris import POINTS, neighbours
-from views import palette
+from views import palette, route
 from views.canvas import dim
 
 LABELS = {"double_mill_takes_two": "2X", "no_immediate_returns": "RET"}
@@ -79,6 +79,21 @@ def _targets(game):
         else:
             out[POINTS.index(text)] = a
     return out
+
+
+def keys_for(game, ui, action):
+    text = game.text(action)
+    points = [POINTS.index(n) for n in text.lstrip("x").split("-")]
+    keys, cursor = [], ui.cursor
+    if ui.sel is not None and ui.sel != points[0] and len(points) == 2:
+        keys.append(("back", "press"))  # put the wrong stone down first
+    for p in points:
+        if ui.sel == p and len(points) == 2 and p == points[0]:
+            continue  # already picked up
+        keys += [(arrow, "press") for arrow in route(cursor, p, step)]
+        keys.append(("ok", "press"))
+        cursor = p
+    return keys
 
 
 def handle(game, ui, button, kind, now=0):
