@@ -1,0 +1,81 @@
+"""Logs and exports on the host: every game round-trips; broken logs name the line."""
+import json
+import os
+
+import pytest
+
+from helpers import random_game
+from shared_rules import GAMES, load
+from stonegrid import records
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+AVAILABLE = [g for g in GAMES if os.path.exists(os.path.join(ROOT, "shared_rules", g + ".py"))]
+HEADER = {"players": ["human", "device"], "fw": "test"}
+
+
+def log_of(game_id, seed, **options):
+    g = random_game(load(game_id), seed, **options)
+    return g, records.to_records(dict(HEADER, game=game_id), g)
+
+
+@pytest.mark.parametrize("game_id", AVAILABLE)
+def test_log_export_import_round_trip(game_id, tmp_path):
+    g, lines = log_of(game_id, 11)
+    path = tmp_path / "game.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    [got] = records.read_log_file(str(path))
+    assert got.actions == g.actions() and got.game.result() == g.result()
+    text = records.export(got.game, got.header)
+    header, again = records.import_export(text)
+    assert again.actions() == g.actions() and again.options == g.options
+    assert records.to_records(header, again) == lines
+    assert "[Result" in text and text.rstrip().endswith(records.RESULTS[g.result()[0]])
+
+
+def test_unfinished_game_exports_with_a_star():
+    g = load("morris").Game()
+    for m in ("d7", "a1", "d6"):
+        g.play(m)
+    text = records.export(g, dict(HEADER, game="morris"))
+    assert '[Result "*"]' in text and text.rstrip().endswith("1. d7 2. a1 3. d6 *")
+    assert records.import_export(text)[1].actions() == g.actions()
+
+
+@pytest.mark.parametrize("damage,line,why", [
+    (lambda ls: ls[:3] + [ls[3][:20]] + ls[4:], 4, "not JSON"),
+    (lambda ls: ls[:3] + [json.dumps(dict(json.loads(ls[3]), n="a1-a1"))] + ls[4:], 4,
+     "move must change"),
+    (lambda ls: [json.dumps(dict(json.loads(ls[0]), game="chess"))] + ls[1:], 1, "unknown game"),
+    (lambda ls: ls[:2] + [json.dumps(dict(json.loads(ls[2]), v=9))] + ls[3:], 3, "version 9"),
+    (lambda ls: ls[:5] + ["\x00\x01\x02 binary"] + ls[5:], 6, "not JSON"),
+    (lambda ls: ls[:5] + [ls[7]] + ls[5:], 6, "ply"),
+])
+def test_broken_logs_name_the_line(tmp_path, damage, line, why):
+    _, lines = log_of("morris", 2)
+    path = tmp_path / "bad.jsonl"
+    path.write_text("\n".join(damage(lines)) + "\n")
+    with pytest.raises(records.LogError) as e:
+        records.read_log_file(str(path))
+    assert ("bad.jsonl:line %d: " % line) in str(e.value) and why in str(e.value)
+
+
+def test_binary_junk_that_is_not_utf8(tmp_path):
+    path = tmp_path / "junk.jsonl"
+    _, lines = log_of("morris", 2)
+    path.write_bytes(("\n".join(lines[:3]) + "\n").encode() + b"\xff\xfe\x00junk\n")
+    with pytest.raises(records.LogError, match="junk.jsonl:line 4: not UTF-8"):
+        records.read_log_file(str(path))
+
+
+def test_broken_exports():
+    g, _ = log_of("morris", 5)
+    text = records.export(g, dict(HEADER, game="morris"))
+    with pytest.raises(records.LogError, match="turn 3"):
+        records.import_export(text.replace("3. ", "3. z9", 1))
+    with pytest.raises(records.LogError, match="no \\[Game"):
+        records.import_export(text.replace('[Game "morris"]\n', ""))
+    with pytest.raises(records.LogError, match="result says"):
+        records.import_export(text.replace('[Result "%s"]' % records.RESULTS[g.result()[0]],
+                                           '[Result "*"]'))
+    with pytest.raises(records.LogError, match="options are name=value"):
+        records.import_export(text.replace("[Options \"", "[Options \"nonsense; "))
