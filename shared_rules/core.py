@@ -70,7 +70,7 @@ class Game:
     def play(self, a):
         if isinstance(a, str):
             a = self.parse(a)
-        elif not isinstance(a, int) or not self._is_legal(a):
+        elif not isinstance(a, int) or isinstance(a, bool) or not self._is_legal(a):
             raise IllegalMove("action %r is not legal now%s" % (a, self._why_over()))
         self._do(a)
 
@@ -92,6 +92,8 @@ class Game:
     # -- whole turns -------------------------------------------------------------------------
     def play_turn(self, s):
         """Play a whole turn in standard notation; on any error the state is unchanged."""
+        if not isinstance(s, str):
+            raise NotationError("expected a turn in notation, got %r" % (s,))
         if not self._turn_start():
             raise IllegalMove("a turn is already under way")
         done = 0

@@ -1,0 +1,580 @@
+"""GIPF, basic version, to the letter of the seed text and RULINGS.md.
+
+Board: 61 points (c, u): column c = 0..8 (a..i), u = 0..8 with |u - c| <= 4, so that the
+hexagonal neighbours of a point differ by (0, 1), (1, 1) or (1, 0); the name's number is
+u + 1 - max(0, c - 4) (a1 = (0, 0), e1 = (4, 0), e9 = (4, 8), i5 = (8, 8)).  The 24 rim points
+are dots, the 37 inner ones spots, numbered 0..36 in name order (b2 b3 b4 b5 c2 .. h5).  The
+spots lie on 21 lines; a push enters a line from the dot at one of its ends: 42 rays, numbered
+in notation order.  State: a bytearray of 37 (0 empty, 1 White, 2 Black), the number of pieces
+on each line, reserves, and what each side has lost.
+
+Atomic actions are small ints:
+  0..41            push along ray r                     "e1-e2"  (dot, first spot)
+  42 + lo*37 + hi  the owner's choice of a row to take  "xb2-b5" (the segment's end spots)
+A turn is one push, then the owners' choices between intersecting rows, if any: the side to act
+is then the owner of those rows, who may be the player who did not push.  Rows that need no
+choice go inside the action that made them; the whole-turn text lists them as well
+("e1-e2 xb2-b5"): see turns(), play_turn() and last_removed().
+"""
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+from shared_rules.core import Game as _Game, IllegalMove, NotationError, OptionError, RESERVE
+
+ID = "gipf"
+NAME = "GIPF"
+PLAYERS = ("White", "Black")
+
+NSPOTS = const(37)
+NDOTS = const(24)
+NRAYS = const(42)
+NLINES = const(21)
+_REMOVE = const(42)
+_END = const(1411)  # 42 + 37 * 37
+_BASE = const(15)  # pieces per side in the basic game, before the handicap
+# Removal records in the history: line | sa << 5 | sb << 8 | black << 11 | owner << 18
+# | chosen << 19, where sa..sb are places on the line and bit i of black is place i.
+_CHOSEN = const(1 << 19)
+
+# -- geometry ----------------------------------------------------------------------------
+# Points: spots 0..36, then dots 37..60, each in name order; _NAMES holds two characters each.
+# Rays in notation order: ray r walks the spots _RS[_RO[r]:_RO[r + 1]] from its dot RAY_DOT[r]
+# (a point index) inward, along line RAY_LINE[r].  The 21 lines, 7 per direction d = l // 7
+# (0 up the columns, 1 rising to the right, 2 falling): line l holds _LL[l] spots from
+# _RS[_LO[l]] on.  _SL[s*3+d] / _SP[s*3+d]: the line through spot s in direction d and the
+# place of s on it.  tests/both/test_gipf.py derives every table again from the coordinates.
+_NAMES = ("b2b3b4b5c2c3c4c5c6d2d3d4d5d6d7e2e3e4e5e6e7e8f2f3f4f5f6f7g2g3g4g5g6h2h3h4h5"
+          "a1a2a3a4a5b1b6c1c7d1d8e1e9f1f8g1g7h1h6i1i2i3i4i5")
+_RS = (b"\x00\x05\x0b\x12\x19\x1f\x24\x00\x04\x09\x0f\x01\x06\x0c\x13\x1a"
+       b"\x20\x01\x05\x0a\x10\x16\x02\x07\x0d\x14\x1b\x02\x06\x0b\x11\x17"
+       b"\x1c\x03\x08\x0e\x15\x03\x07\x0c\x12\x18\x1d\x21\x00\x01\x02\x03"
+       b"\x04\x0a\x11\x18\x1e\x23\x03\x02\x01\x00\x08\x0d\x13\x19\x1e\x22"
+       b"\x04\x05\x06\x07\x08\x09\x10\x17\x1d\x22\x08\x07\x06\x05\x04\x0e"
+       b"\x14\x1a\x1f\x23\x09\x0a\x0b\x0c\x0d\x0e\x0f\x16\x1c\x21\x0e\x0d"
+       b"\x0c\x0b\x0a\x09\x15\x1b\x20\x24\x0f\x10\x11\x12\x13\x14\x15\x15"
+       b"\x14\x13\x12\x11\x10\x0f\x0f\x09\x04\x00\x16\x17\x18\x19\x1a\x1b"
+       b"\x15\x0e\x08\x03\x1b\x1a\x19\x18\x17\x16\x16\x10\x0a\x05\x01\x1c"
+       b"\x1d\x1e\x1f\x20\x1b\x14\x0d\x07\x02\x20\x1f\x1e\x1d\x1c\x1c\x17"
+       b"\x11\x0b\x06\x02\x21\x22\x23\x24\x20\x1a\x13\x0c\x06\x01\x24\x23"
+       b"\x22\x21\x21\x1d\x18\x12\x0c\x07\x03\x21\x1c\x16\x0f\x22\x1e\x19"
+       b"\x13\x0d\x08\x22\x1d\x17\x10\x09\x23\x1f\x1a\x14\x0e\x23\x1e\x18"
+       b"\x11\x0a\x04\x24\x20\x1b\x15\x24\x1f\x19\x12\x0b\x05\x00")
+_RO = (b"\x00\x07\x0b\x11\x16\x1b\x21\x25\x2c\x30\x36\x3a\x40\x45\x4a\x4f"
+       b"\x54\x5a\x5e\x64\x68\x6f\x76\x7a\x80\x84\x8a\x8f\x94\x99\x9e\xa4"
+       b"\xa8\xae\xb2\xb9\xbd\xc3\xc8\xcd\xd3\xd7\xde")
+RAY_DOT = (b"\x25\x26\x26\x27\x27\x28\x28\x29\x2a\x2a\x2b\x2b\x2c\x2c\x2d\x2d"
+           b"\x2e\x2e\x2f\x2f\x30\x31\x32\x32\x33\x33\x34\x34\x35\x35\x36\x36"
+           b"\x37\x37\x38\x39\x39\x3a\x3a\x3b\x3b\x3c")
+RAY_LINE = (b"\x07\x0e\x08\x0f\x09\x10\x0a\x11\x00\x0b\x00\x12\x01\x0c\x01\x13"
+            b"\x02\x0d\x02\x14\x03\x03\x0e\x04\x0a\x04\x0f\x05\x09\x05\x10\x06"
+            b"\x08\x06\x11\x0d\x12\x0c\x13\x0b\x14\x07")
+_LO = (b"\x2c\x40\x54\x68\x7a\x8f\xa4\x00\x0b\x16\x21\x30\x45\x5a\x07\x11"
+       b"\x1b\x25\x3a\x4f\x64")
+_LL = (b"\x04\x05\x06\x07\x06\x05\x04\x07\x06\x05\x04\x06\x05\x04\x04\x05"
+       b"\x06\x07\x06\x05\x04")
+_SL = (b"\x00\x07\x0e\x00\x08\x0f\x00\x09\x10\x00\x0a\x11\x01\x0b\x0e\x01"
+       b"\x07\x0f\x01\x08\x10\x01\x09\x11\x01\x0a\x12\x02\x0c\x0e\x02\x0b"
+       b"\x0f\x02\x07\x10\x02\x08\x11\x02\x09\x12\x02\x0a\x13\x03\x0d\x0e"
+       b"\x03\x0c\x0f\x03\x0b\x10\x03\x07\x11\x03\x08\x12\x03\x09\x13\x03"
+       b"\x0a\x14\x04\x0d\x0f\x04\x0c\x10\x04\x0b\x11\x04\x07\x12\x04\x08"
+       b"\x13\x04\x09\x14\x05\x0d\x10\x05\x0c\x11\x05\x0b\x12\x05\x07\x13"
+       b"\x05\x08\x14\x06\x0d\x11\x06\x0c\x12\x06\x0b\x13\x06\x07\x14")
+_SP = (b"\x00\x00\x00\x01\x00\x00\x02\x00\x00\x03\x00\x00\x00\x00\x01\x01"
+       b"\x01\x01\x02\x01\x01\x03\x01\x01\x04\x01\x00\x00\x00\x02\x01\x01"
+       b"\x02\x02\x02\x02\x03\x02\x02\x04\x02\x01\x05\x02\x00\x00\x00\x03"
+       b"\x01\x01\x03\x02\x02\x03\x03\x03\x03\x04\x03\x02\x05\x03\x01\x06"
+       b"\x03\x00\x00\x01\x04\x01\x02\x04\x02\x03\x04\x03\x04\x03\x04\x04"
+       b"\x02\x05\x04\x01\x00\x02\x05\x01\x03\x05\x02\x04\x04\x03\x05\x03"
+       b"\x04\x05\x02\x00\x03\x06\x01\x04\x05\x02\x05\x04\x03\x06\x03")
+_START = (15, 3, 36, 0, 21, 33)  # White e2 b5 h5, Black b2 e8 h2
+
+
+def name(i):
+    """The name of point i: spots 0..36, dots 37..60."""
+    return _NAMES[2 * i:2 * i + 2]
+
+
+def index(name):
+    """The point called name (spots 0..36, dots 37..60); NotationError if none is."""
+    i = _NAMES.find(name) if isinstance(name, str) and len(name) == 2 else -1
+    if i < 0 or i % 2:
+        raise NotationError("no point is called %r (spots b2..h5, dots on the rim)" % (name,))
+    return i // 2
+
+
+def coords(i):
+    """(c, u) of point i: see the module text."""
+    c = ord(_NAMES[2 * i]) - 97
+    return c, ord(_NAMES[2 * i + 1]) - 49 + max(0, c - 4)
+
+
+def ray_spots(r):
+    """The spots a push along ray r walks, from its dot inward."""
+    return tuple(_RS[_RO[r]:_RO[r + 1]])
+
+
+def _segment(a):
+    """(line, first place, last place) of a removal action; None if it names no segment."""
+    lo, hi = divmod(a - _REMOVE, NSPOTS)
+    if lo < hi:
+        for d in range(3):
+            if _SL[lo * 3 + d] == _SL[hi * 3 + d]:
+                if _SP[hi * 3 + d] - _SP[lo * 3 + d] >= 3:
+                    return _SL[lo * 3 + d], _SP[lo * 3 + d], _SP[hi * 3 + d]
+                break
+    return None
+
+
+def _code(r):
+    """The removal action of a segment packed as line | sa << 5 | sb << 8."""
+    o = _LO[r & 31]
+    return _REMOVE + _RS[o + (r >> 5 & 7)] * NSPOTS + _RS[o + (r >> 8 & 7)]
+
+
+def _crosses(r1, r2):
+    """Whether two rows' segments (packed as for _code) share a spot.
+
+    RULINGS: intersecting rows are the owner's choice.  A row is taken with its whole
+    segment, so rows intersect when the segments they would take share a spot (the
+    conformance vectors agree); rows taken "at once" then never overlap."""
+    l2 = r2 & 31
+    d2 = l2 // 7
+    if (r1 & 31) // 7 == d2:
+        return False  # parallel
+    o = _LO[r1 & 31]
+    for i in range(r1 >> 5 & 7, (r1 >> 8 & 7) + 1):
+        k = _RS[o + i] * 3 + d2
+        if _SL[k] == l2:
+            return (r2 >> 5 & 7) <= _SP[k] <= (r2 >> 8 & 7)
+    return False
+
+
+class Game(_Game):
+    ID = ID
+    OPTIONS = (("handicap", (0, 0)),)
+
+    def __init__(self, **options):
+        _Game.__init__(self, **options)
+        h = self.options["handicap"]
+        self._total = (_BASE + h[0], _BASE + h[1])
+        self._cell = bytearray(NSPOTS)
+        self._cnt = bytearray(NLINES)
+        for i in range(6):
+            self._put(_START[i], 1 + i // 3)
+        self._res = [self._total[0] - 3, self._total[1] - 3]
+        self._lost = [0, 0]  # pieces of each colour captured by the other side
+        self._p = 0  # the side to act (also once the game is over)
+        self._mover = 0  # the player whose turn is under way
+        self._pending = 0  # 1: the side to act must choose one of its intersecting rows
+        # Flat history: per action its removal records, then action | side to act << 11 |
+        # mover << 12 | pending << 13 | chain end << 14 | number of records << 17 (before it).
+        self._hist = []
+
+    def _check_option(self, name, value):
+        ok = isinstance(value, (tuple, list)) and len(value) == 2
+        for v in (value if ok else ()):
+            if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 3:
+                ok = False
+        if not ok:
+            raise OptionError("handicap must be two ints 0..3 (for White, Black), not %r"
+                              % (value,))
+        return (value[0], value[1])
+
+    @property
+    def to_move(self):
+        return None if self._result is not None else self._p
+
+    # -- what a display needs ---------------------------------------------------------------
+    def piece_at(self, s):
+        """0 (White) or 1 (Black) for the piece on spot s, None when empty."""
+        v = self._cell[s]
+        return v - 1 if v else None
+
+    def reserve(self, p):
+        return self._res[p]
+
+    def captured(self, p):
+        """How many of p's pieces the other side has captured."""
+        return self._lost[p]
+
+    def on_board(self, p):
+        n = 0
+        for v in self._cell:
+            if v == p + 1:
+                n += 1
+        return n
+
+    def total(self, p):
+        """All of p's pieces: 15 plus his handicap."""
+        return self._total[p]
+
+    def mover(self):
+        """The player whose turn is under way; to_move differs while the other player
+        chooses which of his intersecting rows to take."""
+        return self._mover
+
+    def removal_pending(self):
+        return self._pending == 1 and self._result is None
+
+    def legal_dots(self):
+        """The dots (point indices) with a legal push now, ascending."""
+        out = []
+        for a in self.legal():
+            if a < NRAYS and RAY_DOT[a] not in out:
+                out.append(RAY_DOT[a])
+        return out
+
+    def pushed(self, a):
+        """For push a: (the spots whose pieces it moves, from the dot inward; the empty spot
+        the chain ends on, None when the line is full)."""
+        o, cell = _RO[a], self._cell
+        for k in range(_RO[a + 1] - o):
+            if not cell[_RS[o + k]]:
+                return tuple(_RS[o:o + k]), _RS[o + k]
+        return ray_spots(a), None
+
+    def segment(self, a):
+        """The spots of removal action a, in line order."""
+        seg = _segment(a) if _REMOVE <= a < _END else None
+        if seg is None:
+            raise NotationError("not a gipf removal: %r" % (a,))
+        o = _LO[seg[0]]
+        return tuple(_RS[o + seg[1]:o + seg[2] + 1])
+
+    def last_removed(self):
+        """The segments the last atomic action took off the board, in order, as
+        (owner, removal action): segment(a) gives the spots, text(a) the notation."""
+        hist = self._hist
+        n = hist[-1] >> 17 if hist else 0
+        return [(rec >> 18 & 1, _code(rec)) for rec in hist[len(hist) - 1 - n:len(hist) - 1]]
+
+    def actions(self):
+        hist, out = self._hist, []
+        i = len(hist) - 1
+        while i >= 0:
+            out.append(hist[i] & 2047)
+            i -= 1 + (hist[i] >> 17)
+        out.reverse()
+        return out
+
+    # -- board primitives ------------------------------------------------------------------
+    def _put(self, s, v):
+        self._cell[s] = v
+        cnt = self._cnt
+        s *= 3
+        cnt[_SL[s]] += 1
+        cnt[_SL[s + 1]] += 1
+        cnt[_SL[s + 2]] += 1
+
+    def _rows(self, v):
+        """The rows of colour v (1 White, 2 Black), each as the segment it takes, packed
+        line | sa << 5 | sb << 8 (first and last place on the line); None when none."""
+        cell, cnt = self._cell, self._cnt
+        rows = None
+        for l in range(NLINES):
+            if cnt[l] < 4:
+                continue
+            o, n = _LO[l], _LL[l]
+            i = 0
+            while i <= n - 4:
+                if cell[_RS[o + i]] != v:
+                    i += 1
+                    continue
+                j = i + 1
+                while j < n and cell[_RS[o + j]] == v:
+                    j += 1
+                if j - i >= 4:
+                    while i and cell[_RS[o + i - 1]]:
+                        i -= 1
+                    while j < n and cell[_RS[o + j]]:
+                        j += 1
+                    if rows is None:
+                        rows = []
+                    rows.append(l | i << 5 | (j - 1) << 8)
+                    break  # 7 spots cannot hold two runs of 4
+                i = j
+        return rows
+
+    def _take(self, r, owner):
+        """Take a segment (packed as for _code) off the board; return its removal record."""
+        cell, cnt, res, lost = self._cell, self._cnt, self._res, self._lost
+        o = _LO[r & 31]
+        blk = 0
+        for i in range(r >> 5 & 7, (r >> 8 & 7) + 1):  # every spot of a segment is occupied
+            s = _RS[o + i]
+            v = cell[s] - 1
+            if v:
+                blk |= 1 << i
+            if v == owner:
+                res[owner] += 1
+            else:
+                lost[v] += 1
+            cell[s] = 0
+            s *= 3
+            cnt[_SL[s]] -= 1
+            cnt[_SL[s + 1]] -= 1
+            cnt[_SL[s + 2]] -= 1
+        return r & 2047 | blk << 11 | owner << 18
+
+    def _untake(self, rec):
+        o, owner, blk = _LO[rec & 31], rec >> 18 & 1, rec >> 11 & 127
+        for i in range(rec >> 5 & 7, (rec >> 8 & 7) + 1):
+            c = blk >> i & 1
+            self._put(_RS[o + i], c + 1)
+            if c == owner:
+                self._res[owner] -= 1
+            else:
+                self._lost[c] -= 1
+
+    def _resolve(self):
+        """Take rows, the mover's colour first, until a choice is owed or the turn is over."""
+        while True:
+            c = self._p
+            rows = self._rows(c + 1)
+            if rows:
+                alone = []
+                for r in rows:
+                    for r2 in rows:
+                        if r2 != r and _crosses(r, r2):
+                            break
+                    else:
+                        alone.append(r)
+                if not alone:
+                    self._pending = 1
+                    return
+                alone.sort(key=_code)  # all at once (disjoint); records in notation order
+                for r in alone:
+                    self._hist.append(self._take(r, c))
+            elif c == self._mover:
+                self._p = 1 - c
+            else:
+                break
+        self._pending = 0
+        self._mover = c
+        if not self._res[c]:
+            self._result = (1 - c, RESERVE)
+
+    # -- rules -----------------------------------------------------------------------------
+    def legal(self):
+        if self._result is not None:
+            return []
+        if self._pending:
+            return [_code(r) for r in self._rows(self._p + 1) or ()]
+        cnt = self._cnt
+        return [r for r in range(NRAYS) if cnt[RAY_LINE[r]] < _LL[RAY_LINE[r]]]
+
+    def _is_legal(self, a):
+        if self._result is not None or not 0 <= a < _END:
+            return False
+        if self._pending:
+            return a >= _REMOVE and a in self.legal()
+        return a < NRAYS and self._cnt[RAY_LINE[a]] < _LL[RAY_LINE[a]]
+
+    def _do(self, a):
+        hist = self._hist
+        n0 = len(hist)
+        p = self._p
+        info = a | p << 11 | self._mover << 12 | self._pending << 13
+        if a < NRAYS:
+            o, cell = _RO[a], self._cell
+            k = 0
+            while cell[_RS[o + k]]:
+                k += 1
+            info |= k << 14  # the chain ends on the ray's k-th spot, empty before
+            self._put(_RS[o + k], 0)  # counts the new spot; its colour is set just below
+            while k:
+                cell[_RS[o + k]] = cell[_RS[o + k - 1]]
+                k -= 1
+            cell[_RS[o]] = p + 1
+            self._res[p] -= 1
+        else:
+            l, sa, sb = _segment(a)
+            hist.append(self._take(l | sa << 5 | sb << 8, p) | _CHOSEN)
+        self._resolve()
+        hist.append(info | (len(hist) - n0) << 17)
+
+    def undo(self):
+        hist = self._hist
+        if not hist:
+            raise IllegalMove("nothing to take back")
+        info = hist.pop()
+        for _ in range(info >> 17):
+            self._untake(hist.pop())
+        a, p = info & 2047, info >> 11 & 1
+        if a < NRAYS:
+            o, cell, cnt = _RO[a], self._cell, self._cnt
+            k = info >> 14 & 7
+            for i in range(k):
+                cell[_RS[o + i]] = cell[_RS[o + i + 1]]
+            s = _RS[o + k]
+            cell[s] = 0
+            s *= 3
+            cnt[_SL[s]] -= 1
+            cnt[_SL[s + 1]] -= 1
+            cnt[_SL[s + 2]] -= 1
+            self._res[p] += 1
+        self._p = p
+        self._mover = info >> 12 & 1
+        self._pending = info >> 13 & 1
+        self._result = None
+
+    def copy(self):
+        g = Game(**self.options)
+        g._cell = bytearray(self._cell)
+        g._cnt = bytearray(self._cnt)
+        g._res = self._res[:]
+        g._lost = self._lost[:]
+        g._p, g._mover, g._pending = self._p, self._mover, self._pending
+        g._hist = self._hist[:]
+        g._result = self._result
+        g._start = self._start
+        return g
+
+    # -- notation --------------------------------------------------------------------------
+    def text(self, a):
+        if not isinstance(a, int) or not 0 <= a < _END:
+            raise NotationError("not a gipf action: %r" % (a,))
+        if a < NRAYS:
+            return name(RAY_DOT[a]) + "-" + name(_RS[_RO[a]])
+        if _segment(a) is None:
+            raise NotationError("not a gipf action: %r (no segment of 4+ spots)" % a)
+        lo, hi = divmod(a - _REMOVE, NSPOTS)
+        return "x" + name(lo) + "-" + name(hi)
+
+    def _parse(self, s):
+        x = s.startswith("x")
+        parts = (s[1:] if x else s).split("-")
+        if len(parts) != 2:
+            raise NotationError("%r is neither a push (e1-e2) nor a removal (xb2-b5)" % s)
+        f, t = index(parts[0]), index(parts[1])
+        if t >= NSPOTS or (f >= NSPOTS) != (not x):
+            raise NotationError("%r: a push goes from a dot to a spot, a removal names two "
+                                "spots" % s)
+        if x:
+            a = _REMOVE + min(f, t) * NSPOTS + max(f, t)
+            if _segment(a) is None:
+                raise NotationError("%r: not the end spots of 4+ on a line" % s)
+            return a
+        for r in range(NRAYS):
+            if RAY_DOT[r] == f and _RS[_RO[r]] == t:
+                return r
+        raise NotationError("%r: the spot is not next to the dot on a line" % s)
+
+    def _turn_start(self):
+        return not self._pending
+
+    def split_turn(self, s):
+        parts = s.replace("x", " x").split() if isinstance(s, str) else ()
+        if not parts or "x" in parts:
+            raise NotationError("a turn is a push and the segments removed (e1-e2 xb2-b5), "
+                                "not %r" % (s,))
+        return parts
+
+    def join_turn(self, texts):
+        return " ".join(texts)
+
+    def _auto(self, end):
+        """The removals the rules made by themselves in the action whose history ends at
+        hist[end - 1], as removal actions."""
+        hist = self._hist
+        return [_code(rec) for rec in hist[end - 1 - (hist[end - 1] >> 17):end - 1]
+                if not rec & _CHOSEN]
+
+    def play_turn(self, s):
+        """Play a whole turn: the push, then every segment removed, chosen or not, in order
+        (those the rules take must be listed and must match).  All or nothing."""
+        parts = self.split_turn(s)
+        done = i = 0
+        try:
+            while i < len(parts):
+                if i and parts[i][0] != "x":
+                    raise NotationError("a turn has one push, then removals: %r" % s)
+                self.play(parts[i])
+                done += 1
+                auto = self._auto(len(self._hist))
+                i += 1 + len(auto)
+                if sorted(self._parse(t) for t in parts[i - len(auto):i]) != sorted(auto):
+                    raise IllegalMove("turn %r: after %s the rules take %s" % (
+                        s, parts[i - 1 - len(auto)], " ".join(self.text(x) for x in auto)))
+            if self._result is None and self._pending:
+                raise IllegalMove("incomplete turn %r: a row must be chosen" % s)
+        except ValueError:
+            for _ in range(done):
+                self.undo()
+            raise
+
+    def turns(self):
+        """The game so far as whole turns, every segment removed listed."""
+        hist, turns, t = self._hist, [], []
+        end = len(hist)
+        while end:  # backwards, one action at a time
+            a = hist[end - 1] & 2047
+            t = [self.text(a)] + [self.text(x) for x in self._auto(end)] + t
+            end -= 1 + (hist[end - 1] >> 17)
+            if a < NRAYS or not end:
+                turns.append(self.join_turn(t))
+                t = []
+        turns.reverse()
+        return turns
+
+    # -- position: the spots column by column, b2..b5/c2..c6/../h2..h5 ('.', 'W', 'B'), the
+    # reserves, the side to act, and '-' at the start of a turn or else the turn's mover ---
+    def position(self):
+        cells = []
+        for s in range(NSPOTS):
+            if s in (4, 9, 15, 22, 28, 33):
+                cells.append("/")
+            cells.append(".WB"[self._cell[s]])
+        return "%s %d %d %d %s" % ("".join(cells), self._res[0], self._res[1], self._p,
+                                   str(self._mover) if self._pending else "-")
+
+    def set_position(self, s):
+        """Set up a position written by position(); the history starts afresh here."""
+        f = s.split() if isinstance(s, str) else ()
+        g = Game(**self.options)
+        cell, cnt = g._cell, bytearray(NLINES)
+        g._cnt = cnt
+        why = "7 columns of 4,5,6,7,6,5,4 of '.WB' joined by '/', then 4 fields"
+        try:
+            if len(f) != 5 or [len(c) for c in f[0].split("/")] != [4, 5, 6, 7, 6, 5, 4]:
+                raise ValueError
+            for k, ch in enumerate(f[0].replace("/", "")):
+                cell[k] = 0
+                if ".WB".index(ch):
+                    g._put(k, ".WB".index(ch))
+            why = "reserves, side to act 0/1, mover 0/1 or '-'"
+            res, p = [int(f[1]), int(f[2])], int(f[3])
+            m = p if f[4] == "-" else int(f[4])
+            if p not in (0, 1) or m not in (0, 1):
+                raise ValueError
+            why = "more pieces than the game has"
+            for i in (0, 1):
+                if not 0 <= res[i] <= self._total[i] - g.on_board(i):
+                    raise ValueError
+            rows = (g._rows(1), g._rows(2))
+            mine = rows[p] or ()
+            if f[4] == "-":
+                why = "rows of 4 at the start of a turn"
+                mine = rows[0] or rows[1]
+            else:
+                why = "removals owed only between the intersecting rows of the side to act"
+                if m != p and rows[m]:
+                    raise ValueError
+                for r in mine:
+                    if not [r2 for r2 in mine if r2 != r and _crosses(r, r2)]:
+                        raise ValueError
+                mine = not mine
+            if mine:
+                raise ValueError
+        except ValueError:
+            raise NotationError("not a gipf position (%s): %r" % (why, s))
+        self._cell, self._cnt, self._res = cell, cnt, res
+        self._lost = [self._total[i] - res[i] - g.on_board(i) for i in (0, 1)]
+        self._p, self._mover, self._pending = p, m, 0 if f[4] == "-" else 1
+        self._hist, self._result = [], None
+        self._start = self.position()
+        if not self._pending and not res[p]:
+            self._result = (1 - p, RESERVE)

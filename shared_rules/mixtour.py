@@ -1,0 +1,500 @@
+"""Mixtour, to the letter of the seed text (German) and RULINGS.md.
+
+Squares are numbered a1=0, b1=1, .. e1=4, a2=5, .. e5=24 (index = rank * 5 + file).
+The board is one bytearray: per square h | c << 3, where h is the height (0..4; a stack that
+reaches 5 is removed at once, so no taller one ever stands) and bit k of c is the owner of the
+k-th piece from the bottom (0 White, 1 Red).  Two more bytes after the 25 squares hold the
+side to move and the restriction while a repetition key is taken.
+Reserves follow from the board: every piece not on it is in its owner's reserve.
+
+Repetition: (score sum, pieces on the board) only grows, strictly with every entry and every
+scoring move, so no position from before such an action can come back.  The counts (core's
+_seen) therefore cover only the stretch since the last one; they start afresh there, and
+undoing that action rebuilds them by replaying the stretch before it.  Within a stretch the
+scores and reserves are fixed, so the key is the board, the side to move and the restriction.
+
+Atomic actions are small ints, and each is a whole turn:
+  0..24                 enter a piece          "b2"
+  25..2524              move the top n pieces  "c4:3-d3", one piece "a1-b2" (a1:1-b2 parses)
+                        (25 + ((n - 1) * 25 + from) * 25 + to, n = 1..4, on a straight line)
+  2525                  pass                   "pass"
+"""
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+from shared_rules.core import (Game as _Game, IllegalMove, NotationError, OptionError,
+                               DOUBLE_PASS, POINTS, REPETITION)
+
+ID = "mixtour"
+NAME = "Mixtour"
+PLAYERS = ("White", "Red")
+
+PIECES = const(20)  # pieces per player
+MAX_POINTS = const(0x3FFFFFFF)  # largest points_to_win: ints stay below 2^30
+_MOVE = const(25)
+_N = const(625)  # action step from n to n + 1 pieces
+PASS = const(2525)
+_END = const(2526)
+_COUNTED = const(1 << 13)  # history flag: the position after this action was counted
+_FRESH = const(1 << 22)  # history flag: an entry or a scoring move (a new stretch begins)
+
+SQUARES = ("a1", "b1", "c1", "d1", "e1", "a2", "b2", "c2", "d2", "e2",
+           "a3", "b3", "c3", "d3", "e3", "a4", "b4", "c4", "d4", "e4",
+           "a5", "b5", "c5", "d5", "e5")
+
+
+_STEP = (1, -1, 5, -5, 6, -4, 4, -6)  # E W N S NE SE NW SW as square index steps
+
+
+def _limits():
+    """Byte 8f+d: how many squares square f sees in direction d before the edge."""
+    lim = bytearray(200)
+    for f in range(25):
+        x, y = f % 5, f // 5
+        e, w, n, s = 4 - x, x, 4 - y, y
+        lim[8 * f:8 * f + 8] = bytes((e, w, n, s, min(e, n), min(e, s), min(w, n), min(w, s)))
+    return lim
+
+
+_LIM = _limits()
+del _limits
+
+
+def distance(f, t):
+    """Squares from f to t along a straight orthogonal or diagonal line; 0 if not on one."""
+    fy, fx = divmod(f, 5)
+    ty, tx = divmod(t, 5)
+    dx = tx - fx if tx > fx else fx - tx
+    dy = ty - fy if ty > fy else fy - ty
+    if dx and dy and dx != dy:
+        return 0
+    return dx if dx > dy else dy
+
+
+def move(f, n, t):
+    """The action that moves the top n pieces from square f onto square t."""
+    return _MOVE + ((n - 1) * 25 + f) * 25 + t
+
+
+def _square(name, s):
+    if len(name) == 2:
+        x, y = "abcde".find(name[0]), "12345".find(name[1])
+        if x >= 0 and y >= 0:
+            return y * 5 + x
+    raise NotationError("unknown square %r in %r (squares are a1..e5)" % (name, s))
+
+
+def _count_red(c, h):
+    reds = 0
+    for _ in range(h):
+        reds += c & 1
+        c >>= 1
+    return reds
+
+
+class Game(_Game):
+    ID = ID
+    OPTIONS = (("points_to_win", 1),)
+
+    def __init__(self, **options):
+        _Game.__init__(self, **options)
+        self._goal = self.options["points_to_win"]
+        self._b = bytearray(27)  # 25 squares, then the key trailer (see _key)
+        self._res = [PIECES, PIECES]
+        self._score = [0, 0]
+        self._p = 0  # the side to act, also once the game is over
+        self._ban = 0  # the move the side to act may not make (the reversal), 0: none
+        self._passed = 0  # 1 when the last action was a pass
+        self._hist = []  # flat: action, packed state before it, ...
+        self._count_position()
+
+    def _check_option(self, name, value):
+        if (value is True or value is False or not isinstance(value, int)
+                or not 1 <= value <= MAX_POINTS):
+            raise OptionError("option points_to_win must be an integer from 1 to %d, not %r"
+                              % (MAX_POINTS, value))
+        return value
+
+    @property
+    def to_move(self):
+        return None if self._result is not None else self._p
+
+    # -- what a display needs ---------------------------------------------------------------
+    def height(self, i):
+        return self._b[i] & 7
+
+    def stack(self, i):
+        """The owners (0 White, 1 Red) of the pieces on square i, bottom first."""
+        v = self._b[i]
+        return tuple(v >> (3 + k) & 1 for k in range(v & 7))
+
+    def top(self, i):
+        """The owner of the top piece on square i, None when empty."""
+        v = self._b[i]
+        return v >> (2 + (v & 7)) & 1 if v else None
+
+    def reserve(self, p):
+        return self._res[p]
+
+    def score(self, p):
+        return self._score[p]
+
+    def restriction(self):
+        """The move the side to act may not make (the reversal of the last move), or None."""
+        return self._ban or None
+
+    def last_was_pass(self):
+        return self._passed == 1
+
+    def targets(self, f, n):
+        """Squares the top n pieces of square f may move onto now."""
+        if self._result is not None or not 1 <= n <= 4:
+            return []
+        return [t for t in range(25) if self._fits(f, n, t) and move(f, n, t) != self._ban]
+
+    def banned_targets(self, f, n):
+        """Squares the top n pieces of square f could reach but for the reversal ban."""
+        ban = self._ban
+        if self._result is not None or not ban or not 1 <= n <= 4:
+            return []
+        return [t for t in range(25) if move(f, n, t) == ban and self._fits(f, n, t)]
+
+    def actions(self):
+        return self._hist[0::2]
+
+    # -- rules -----------------------------------------------------------------------------
+    def _fits(self, f, n, t):
+        """Whether the top n pieces of f may go onto t, the reversal ban aside."""
+        b = self._b
+        d = distance(f, t)
+        if not d or b[f] & 7 < n or b[t] & 7 != d:
+            return False
+        step = (t - f) // d
+        for k in range(1, d):
+            if b[f + k * step]:
+                return False
+        return True
+
+    def _moves(self, out):
+        """Append every legal move to out; with out None, only say whether one exists."""
+        b, ban, lim = self._b, self._ban, _LIM
+        for f in range(25):
+            fh = b[f] & 7
+            if not fh:
+                continue
+            for d in range(8):
+                step = _STEP[d]
+                t = f
+                for k in range(1, lim[8 * f + d] + 1):
+                    t += step
+                    v = b[t]
+                    if v:
+                        if v & 7 == k:
+                            a = _MOVE + f * 25 + t
+                            for _ in range(fh):
+                                if a != ban:
+                                    if out is None:
+                                        return True
+                                    out.append(a)
+                                a += _N
+                        break
+        return False
+
+    def _can_enter(self):
+        if self._res[self._p]:
+            b = self._b
+            for i in range(25):
+                if not b[i]:
+                    return True
+        return False
+
+    def legal(self):
+        if self._result is not None:
+            return []
+        out = []
+        if self._res[self._p]:
+            b = self._b
+            for i in range(25):
+                if not b[i]:
+                    out.append(i)
+        self._moves(out)
+        if not out:
+            out.append(PASS)
+        return out
+
+    def _is_legal(self, a):
+        if self._result is not None or not 0 <= a < _END:
+            return False
+        if a < _MOVE:
+            return self._res[self._p] > 0 and self._b[a] == 0
+        if a == PASS:
+            return not self._can_enter() and not self._moves(None)
+        if a == self._ban:
+            return False
+        n, r = divmod(a - _MOVE, 625)
+        f, t = divmod(r, 25)
+        return self._fits(f, n + 1, t)
+
+    def _do(self, a):
+        # history per action: the action, then the restriction before it (12 bits) | the pass
+        # flag before it << 12 | _COUNTED | the colours of a removed stack << 14 | _FRESH
+        p, b = self._p, self._b
+        hist = self._hist
+        hist.append(a)
+        hist.append(self._ban | self._passed << 12)
+        self._p = 1 - p
+        self._ban = 0
+        if a == PASS:
+            if self._passed:
+                self._result = (None, DOUBLE_PASS)
+                return
+            self._passed = 1
+        else:
+            self._passed = 0
+            if a < _MOVE:
+                b[a] = 1 | p << 3
+                self._res[p] -= 1
+                hist[-1] |= _FRESH
+                self._seen = {}
+            else:
+                n, r = divmod(a - _MOVE, 625)
+                f, t = divmod(r, 25)
+                n += 1
+                fv = b[f]
+                keep = (fv & 7) - n
+                moved = fv >> (3 + keep)
+                b[f] = keep | (fv >> 3 & ((1 << keep) - 1)) << 3
+                tv = b[t]
+                th = tv & 7
+                h = th + n
+                c = tv >> 3 | moved << th
+                if h >= 5:  # the stack leaves the board, its top piece's owner scores
+                    b[t] = 0
+                    reds = _count_red(c, h)
+                    self._res[1] += reds
+                    self._res[0] += h - reds
+                    top = c >> (h - 1) & 1
+                    self._score[top] += 1
+                    hist[-1] |= c << 14 | _FRESH
+                    if self._score[top] >= self._goal:
+                        self._result = (top, POINTS)
+                        return
+                    self._seen = {}
+                else:
+                    b[t] = h | c << 3
+                    if keep == th:  # the exact reversal is possible: forbid it
+                        self._ban = _MOVE + ((n - 1) * 25 + t) * 25 + f
+        hist[-1] |= _COUNTED
+        if self._count_position() >= 3:
+            self._result = (None, REPETITION)
+
+    def _key(self):
+        b, ban = self._b, self._ban
+        b[25] = ban >> 8 | self._p << 4
+        b[26] = ban & 255
+        return bytes(b)
+
+    def undo(self):
+        if not self._hist:
+            raise IllegalMove("nothing to take back")
+        info = self._hist[-1]
+        if info & _COUNTED and not info & _FRESH:
+            self._uncount_position()
+        self._back()
+        if info & _COUNTED and info & _FRESH:
+            self._recount()
+
+    def _recount(self):
+        """Count the stretch that is current again after undoing an entry or a score."""
+        hist = self._hist
+        redo = []
+        while hist and not hist[-1] & _FRESH:
+            redo.append(hist[-2])
+            self._back()
+        self._seen = {}
+        self._count_position()
+        while redo:
+            self._do(redo.pop())
+
+    def _back(self):
+        """Take back the last action, the counts aside."""
+        hist = self._hist
+        info = hist.pop()
+        a = hist.pop()
+        p = 1 - self._p
+        self._p = p
+        self._ban = info & 4095
+        self._passed = info >> 12 & 1
+        self._result = None
+        b = self._b
+        if a < _MOVE:
+            b[a] = 0
+            self._res[p] += 1
+        elif a != PASS:
+            n, r = divmod(a - _MOVE, 625)
+            f, t = divmod(r, 25)
+            n += 1
+            tv = b[t]
+            if tv:
+                th = tv & 7
+                keep = th - n
+                moved = tv >> (3 + keep)
+                b[t] = keep | (tv >> 3 & ((1 << keep) - 1)) << 3
+            else:  # the move scored: rebuild the stack it removed
+                d = distance(f, t)
+                h = d + n
+                c = info >> 14 & 255
+                reds = _count_red(c, h)
+                self._res[1] -= reds
+                self._res[0] -= h - reds
+                self._score[c >> (h - 1) & 1] -= 1
+                b[t] = d | (c & ((1 << d) - 1)) << 3
+                moved = c >> d
+            fv = b[f]
+            fh = fv & 7
+            b[f] = (fh + n) | (fv >> 3 | moved << fh) << 3
+
+    def copy(self):
+        g = Game(**self.options)
+        g._b = bytearray(self._b)
+        g._res = self._res[:]
+        g._score = self._score[:]
+        g._p = self._p
+        g._ban = self._ban
+        g._passed = self._passed
+        g._hist = self._hist[:]
+        g._result = self._result
+        g._seen = dict(self._seen)
+        g._start = self._start
+        return g
+
+    # -- notation --------------------------------------------------------------------------
+    def text(self, a):
+        if not isinstance(a, int) or not 0 <= a < _END:
+            raise NotationError("not a mixtour action: %r" % (a,))
+        if a < _MOVE:
+            return SQUARES[a]
+        if a == PASS:
+            return "pass"
+        n, r = divmod(a - _MOVE, 625)
+        f, t = divmod(r, 25)
+        if not distance(f, t):
+            raise NotationError("not a mixtour action: %r (%s and %s are not on a line)"
+                                % (a, SQUARES[f], SQUARES[t]))
+        if n:
+            return "%s:%d-%s" % (SQUARES[f], n + 1, SQUARES[t])
+        return SQUARES[f] + "-" + SQUARES[t]
+
+    def _parse(self, s):
+        if s == "pass":
+            return PASS
+        if "-" not in s:
+            return _square(s, s)
+        parts = s.split("-")
+        if len(parts) != 2:
+            raise NotationError("a move is 'from-to' or 'from:n-to', not %r" % s)
+        src, n = parts[0], 1
+        if ":" in src:
+            src, count = src.split(":", 1)
+            if count not in ("1", "2", "3", "4"):
+                raise NotationError("a move takes 1 to 4 pieces (no stack stands higher), "
+                                    "not %r in %r" % (count, s))
+            n = int(count)
+        f, t = _square(src, s), _square(parts[1], s)
+        if f == t:
+            raise NotationError("a move must change the square: %r" % s)
+        if not distance(f, t):
+            raise NotationError("%s and %s are not on a straight line: %r"
+                                % (SQUARES[f], SQUARES[t], s))
+        return move(f, n, t)
+
+    def _turn_start(self):
+        return True
+
+    def split_turn(self, s):
+        if not isinstance(s, str):
+            raise NotationError("expected notation text, got %r" % (s,))
+        return [s.strip()]
+
+    def join_turn(self, texts):
+        return "".join(texts)
+
+    # -- compact position: stacks, scores, side to act, restriction or pass ---------------
+    def position(self):
+        """E.g. `.,W,RW,.,... 0 1 0 b2-a1`: the 25 stacks a1 b1 .. e1 a2 .. e5 bottom first
+        ('.' empty), White's and Red's scores, the side to act, then the banned move, '-' for
+        none or 'pass' when the last action was a pass.  Reserves: the pieces not on the board."""
+        b = self._b
+        cells = []
+        for i in range(25):
+            v = b[i]
+            cells.append("".join("WR"[v >> (3 + k) & 1] for k in range(v & 7)) or ".")
+        last = "pass" if self._passed else self.text(self._ban) if self._ban else "-"
+        return "%s %d %d %d %s" % (",".join(cells), self._score[0], self._score[1], self._p,
+                                   last)
+
+    def set_position(self, s):
+        """Set up a position written by position(); the history starts afresh here."""
+        fields = s.split() if isinstance(s, str) else ()
+        if len(fields) != 5:
+            raise NotationError("a mixtour position is 25 stacks joined by ',', two scores, "
+                                "the side to act and the restriction, not %r" % (s,))
+        cells = fields[0].split(",")
+        if len(cells) != 25:
+            raise NotationError("a mixtour position has 25 stacks (a1 b1 .. e5), not %d in %r"
+                                % (len(cells), s))
+        b = bytearray(27)
+        count = [0, 0]
+        for i in range(25):
+            c = cells[i]
+            if c == ".":
+                continue
+            if not 1 <= len(c) <= 4:
+                raise NotationError("square %s holds %r; a stack is '.' or 1 to 4 of 'W' "
+                                    "and 'R' (5 or more leave the board)" % (SQUARES[i], c))
+            bits = 0
+            for k in range(len(c)):
+                if c[k] not in "WR":
+                    raise NotationError("square %s holds %r; use 'W' and 'R'"
+                                        % (SQUARES[i], c))
+                side = c[k] == "R"
+                bits |= side << k
+                count[side] += 1
+            b[i] = len(c) | bits << 3
+        for side in (0, 1):
+            if count[side] > PIECES:
+                raise NotationError("%s has more than %d pieces in %r"
+                                    % (PLAYERS[side], PIECES, s))
+        score = []
+        for f in fields[1:3]:
+            if not f.isdigit() or int(f) > MAX_POINTS:
+                raise NotationError("scores are numbers from 0 to %d, not %r in %r"
+                                    % (MAX_POINTS, f, s))
+            score.append(int(f))
+        if fields[3] not in ("0", "1"):
+            raise NotationError("the side to act is 0 or 1, not %r in %r" % (fields[3], s))
+        last, ban = fields[4], 0
+        if last not in ("-", "pass"):
+            ban = self._parse(last)
+            if not _MOVE <= ban < PASS:
+                raise NotationError("the restriction is a move like b2-a1, '-' or 'pass', "
+                                    "not %r" % last)
+        won = [side for side in (0, 1) if score[side] >= self._goal]
+        if len(won) == 2:
+            raise NotationError("both players have reached %d points in %r" % (self._goal, s))
+        self._b, self._score, self._p = b, score, int(fields[3])
+        self._res = [PIECES - count[0], PIECES - count[1]]
+        self._passed = 1 if last == "pass" else 0
+        self._ban = 0
+        if ban:
+            n, r = divmod(ban - _MOVE, 625)
+            f, t = divmod(r, 25)
+            if self._fits(f, n + 1, t):  # a restriction that could not bite is none
+                self._ban = ban
+        self._hist, self._seen = [], {}
+        self._result = (won[0], POINTS) if won else None
+        self._count_position()
+        self._start = self.position()
