@@ -72,6 +72,9 @@ _Z = (
 _Z_SIDE = 1013764662
 
 
+_BIT = {1 << i: i for i in range(24)}  # point of a one-bit mask
+
+
 def neighbours(i):
     """The points joined to point i by a line."""
     return list(_NEIGH[i])
@@ -165,17 +168,16 @@ class Game(_Game):
         append = out.append
         own = self._board[p]
         fly = self._men[p] == 3
-        f = 0
-        while own:
-            if own & 1:
-                targets = empty if fly else _ADJ[f] & empty
-                if targets:
-                    base = _MOVE + f * 24
-                    for t in (range(24) if fly else _NEIGH[f]):
-                        if targets >> t & 1:
-                            append(base + t)
-            own >>= 1
-            f += 1
+        while own:  # each stone, lowest bit first
+            low = own & -own
+            own ^= low
+            f = _BIT[low]
+            targets = empty if fly else _ADJ[f] & empty
+            if targets:
+                base = _MOVE + f * 24
+                for t in (range(24) if fly else _NEIGH[f]):
+                    if targets >> t & 1:
+                        append(base + t)
         ban = self._ban[p]
         if ban and ban in out:
             out.remove(ban)
