@@ -140,6 +140,8 @@ class Play:
         if a == self.view.BACK:
             if "device" not in s.players and g.actions():  # take back, human vs human
                 s.undo()
+                while g.hidden() and g.actions():  # a secret made visible by the undo
+                    s.undo()
                 self.view.sync(g, self.ui)
         elif a is not None:
             self.app.play(a)

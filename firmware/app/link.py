@@ -23,14 +23,27 @@ async def serve(handle):
     """Read commands for ever; handle(dict) acts on each valid one."""
     import asyncio
 
-    stream = asyncio.StreamReader(sys.stdin.buffer if hasattr(sys.stdin, "buffer") else sys.stdin)
+    import select
+
+    stdin = sys.stdin.buffer if hasattr(sys.stdin, "buffer") else sys.stdin
+    stream = asyncio.StreamReader(stdin)
+    ready = select.poll()
+    ready.register(stdin, select.POLLIN)
     buf = bytearray()
     dropped = 0  # bytes of an over-long line being skipped
     while True:
-        chunk = await stream.read(256)
+        # read(n) waits for all n bytes: take one, then whatever else is already there.
+        chunk = await stream.read(1)
         if not chunk:
             await asyncio.sleep_ms(50)  # no host: stdin closed; keep the app alive
             continue
+        n = 1
+        while n < 256 and ready.poll(0):
+            more = stdin.read(1)
+            if not more:
+                break
+            chunk += more
+            n += 1
         for byte in chunk:
             if byte != 10:  # not a newline
                 if dropped or len(buf) >= MAX_LINE:
