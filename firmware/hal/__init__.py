@@ -5,12 +5,20 @@ Every backend module offers make(profile) -> a board object with:
   show(frame)                   frame: bytearray of width*height*3 RGB bytes, row-major, y=0 top;
                                 the backend scales it to min(brightness, cap) before showing
   brightness                    0..255, set by the app (settings); cap: the profile's limit
+                                (ws2812: no higher than its power supply allows)
   poll()                        the next button event (name, kind) or None; names: up down left
                                 right ok back; kind "press" or "long"
   held(name)                    whether a button is down now (safe mode at boot)
-The board profile (board.json in the root) names the backend and its pins and limits.
+The board profile (board.json in the root) names the backend and its pins and limits; the
+profiles and every key are in hardware/ (hardware/README.md).  Backends: stellar and cosmic
+(Pimoroni Unicorns, sharing hal.unicorn), ws2812 (Pico + WS2812B panel), unix (virtual board).
 """
 import json
+import time
+
+# ticks_ms() wraps around (every 2^30 ms on rp2): durations go through ticks_diff on the
+# device; plain milliseconds under CPython (host tests)
+_ticks_diff = getattr(time, "ticks_diff", None) or (lambda a, b: a - b)
 
 BUTTONS = ("up", "down", "left", "right", "ok", "back")
 LONG_MS = 600  # a press held this long is a long press
@@ -56,11 +64,11 @@ class Buttons:
             if pressed and since is None:
                 self._down[name] = now
                 self._long_sent[name] = False
-            elif pressed and not self._long_sent[name] and now - since >= LONG_MS:
+            elif pressed and not self._long_sent[name] and _ticks_diff(now, since) >= LONG_MS:
                 self._long_sent[name] = True
                 self._events.append((name, "long"))
             elif not pressed and since is not None:
-                if now - since >= DEBOUNCE_MS and not self._long_sent[name]:
+                if _ticks_diff(now, since) >= DEBOUNCE_MS and not self._long_sent[name]:
                     self._events.append((name, "press"))
                 del self._down[name]
 

@@ -1,5 +1,9 @@
 """Raspberry Pi Pico / Pico 2 on stock MicroPython: a WS2812B panel on one data pin and
-buttons to ground on pins with pull-ups, all named in the board profile."""
+buttons to ground on pins with pull-ups, all named in the board profile (hardware/README.md).
+
+The panel's current is bounded in code: every byte sent goes through scale_table(level) with
+level = min(brightness, cap), and cap itself is at most power_cap(LEDs, supply_ma), the level
+at which a frame of all 255s stays within the profile's supply rating."""
 import time
 
 import machine
@@ -7,36 +11,53 @@ import neopixel
 
 from hal import Buttons, scale_table
 
+MA_PER_CHANNEL = 20  # one WS2812B colour channel at 255 (datasheet: up to ~20 mA)
+IDLE_MA = 1  # each LED's own driver chip, lit or not (about 0.5-1 mA)
+CONTROLLER_MA = 50  # the Pico, the level shifter and the buttons
+USB_MA = 500  # the supply assumed when a profile does not name one: a USB 2.0 port
+
+
+def power_cap(leds, supply_ma):
+    """The highest level 0..255 at which `leds` LEDs showing all channels at 255, plus their
+    idle draw and the controller's, stay within supply_ma milliamps."""
+    spare = supply_ma - leds * IDLE_MA - CONTROLLER_MA
+    return max(0, min(255, spare * 255 // (leds * 3 * MA_PER_CHANNEL)))
+
 
 class Board:
     def __init__(self, profile):
         self.width = profile.get("width", 16)
         self.height = profile.get("height", 16)
-        self.cap = profile.get("brightness_cap", 40)
+        leds = self.width * self.height
+        self.cap = max(0, min(profile.get("brightness_cap", 40),
+                              power_cap(leds, profile.get("supply_ma", USB_MA))))
         self.brightness = self.cap
-        self._np = neopixel.NeoPixel(machine.Pin(profile["data_pin"]), self.width * self.height)
+        self._np = neopixel.NeoPixel(machine.Pin(profile["data_pin"]), leds)
         self._order = _led_order(self.width, self.height, profile.get("wiring", "serpentine"),
-                                 profile.get("rotation", 0))
-        self._table = scale_table(min(self.brightness, self.cap))
+                                 profile.get("rotation", 0), profile.get("mirror", False))
+        colours = profile.get("color_order", "GRB")  # byte order on the wire; WS2812B: GRB
+        self._offsets = (colours.index("R"), colours.index("G"), colours.index("B"))
         self._level = min(self.brightness, self.cap)
+        self._table = scale_table(self._level)
         pins = {}
         for name, gpio in profile["buttons"].items():
             pins[name] = machine.Pin(gpio, machine.Pin.IN, machine.Pin.PULL_UP)
         self._buttons = Buttons(list(pins), lambda name: pins[name].value() == 0)
 
     def show(self, frame):
-        level = min(self.brightness, self.cap)
+        level = max(0, min(self.brightness, self.cap))
         if level != self._level:
             self._table, self._level = scale_table(level), level
         t, buf, order = self._table, self._np.buf, self._order
         bpp = self._np.bpp
-        # neopixel keeps bytes in the panel's order (GRB for WS2812B)
+        ro, go, bo = self._offsets
+        # neopixel's buffer holds the bytes as sent, in the panel's colour order
         for pixel in range(len(order)):
             src = pixel * 3
             dst = order[pixel] * bpp
-            buf[dst] = t[frame[src + 1]]
-            buf[dst + 1] = t[frame[src]]
-            buf[dst + 2] = t[frame[src + 2]]
+            buf[dst + ro] = t[frame[src]]
+            buf[dst + go] = t[frame[src + 1]]
+            buf[dst + bo] = t[frame[src + 2]]
         self._np.write()
 
     def poll(self):
@@ -47,14 +68,14 @@ class Board:
         return self._buttons.held(name)
 
 
-def _led_order(w, h, wiring, rotation):
+def _led_order(w, h, wiring, rotation, mirror=False):
     """LED index of each pixel (row-major, y=0 top) for a panel wired from its first LED at
-    the top-left, row by row ("progressive") or back and forth ("serpentine"), turned by
-    `rotation` degrees clockwise as mounted."""
+    the top-left, row by row ("progressive") or back and forth ("serpentine"), flipped left to
+    right if `mirror`, then turned by `rotation` degrees clockwise as mounted."""
     order = []
     for y in range(h):
         for x in range(w):
-            px, py = x, y  # where this pixel sits on the panel as wired (square panels)
+            px, py = (w - 1 - x if mirror else x), y  # where it sits on the panel (square)
             for _ in range(rotation // 90 % 4):
                 px, py = py, w - 1 - px
             order.append(py * w + (w - 1 - px if wiring == "serpentine" and py % 2 else px))
