@@ -10,7 +10,7 @@ try:
 except OSError:
     try:
         with open("fw/current") as f:
-            sys.path.insert(0, "/fw/" + f.read().strip())
+            sys.path.insert(0, "fw/" + f.read().strip())
     except OSError:
         pass
     import app

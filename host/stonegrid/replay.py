@@ -1,0 +1,205 @@
+"""`stonegrid replay`: check a game log (or an export), then step through it in the terminal,
+export it, render it as an animated GIF, or send it to the board to replay on its LEDs.
+Frames come from the firmware's own views, so they are what the device shows."""
+import json
+import os
+import sys
+
+from stonegrid import records
+from stonegrid.build import repo_root
+
+
+def _views():
+    firmware = os.path.join(repo_root(), "firmware")
+    if firmware not in sys.path:
+        sys.path.insert(0, firmware)
+    import views
+    from views import palette
+    from views.canvas import Canvas
+    return views, palette, Canvas
+
+
+def load(path):
+    """(header, Game) from a .jsonl log (its last game) or an export file."""
+    with open(path, "rb") as f:
+        head = f.read(64).lstrip()
+    if head.startswith(b"["):
+        try:
+            with open(path, encoding="utf-8") as f:
+                return records.import_export(f.read(), path)
+        except UnicodeDecodeError:
+            raise records.LogError("%s: not UTF-8 text" % path)
+    game = records.read_log_file(path)[-1]
+    return game.header, game.game
+
+
+def fresh(header, g):
+    """The game at its start (same options and set-up position)."""
+    from shared_rules import load as load_rules
+    h = load_rules(header["game"]).Game(**g.options)
+    if header.get("start"):
+        h.set_position(header["start"])
+    return h
+
+
+class Frames:
+    """The device's picture of the game after any number of actions."""
+
+    def __init__(self, header, g, scheme="safe"):
+        views, palette, Canvas = _views()
+        self.view = views.load(header["game"])
+        self.game = fresh(header, g)
+        self.actions = g.actions()
+        self.ui = self.view.new_ui(self.game)
+        self.ui.colours = palette.stones(header["game"], scheme)
+        self.ui.cursor_hidden = True
+        self.canvas = Canvas()
+
+    def at(self, ply):
+        g = self.game
+        while len(g.actions()) > ply:
+            g.undo()
+        while len(g.actions()) < ply:
+            g.play(self.actions[len(g.actions())])
+        self.view.sync(g, self.ui)
+        self.view.render(g, self.ui, self.canvas, 0)
+        return bytes(self.canvas.buf)
+
+
+def status(frames, ply):
+    g = frames.game
+    turns = g.turns()
+    last = turns[-1] if turns else "start"
+    res = g.result()
+    end = "" if res is None else "  %s (%s)" % ("draw" if res[0] is None
+                                                  else "player %d wins" % res[0], res[1])
+    return "ply %d/%d  %s%s" % (ply, len(frames.actions), last, end)
+
+
+def show(frames, ply, out=sys.stdout):
+    from stonegrid.sim.render import ansi_lines
+    for line in ansi_lines(16, 16, frames.at(ply), scale=2):
+        out.write(line + "\n")
+    out.write(status(frames, ply) + "\n")
+
+
+def step(frames, start):
+    """Interactive: left/right a ply, up/down to either end, q quits."""
+    import termios
+    import tty
+    from stonegrid.sim.render import KeyReader
+    fd = sys.stdin.fileno()
+    saved = termios.tcgetattr(fd)
+    ply, keys = start, KeyReader()
+    try:
+        tty.setcbreak(fd)
+        while True:
+            sys.stdout.write("\x1b[H\x1b[2J")
+            show(frames, ply)
+            sys.stdout.write("\u2190 \u2192 one ply   \u2191 \u2193 start / end   q quit\n")
+            sys.stdout.flush()
+            for action in keys.feed(os.read(fd, 16), final=True):
+                if action[0] == "quit":
+                    return
+                if action[0] == "press":
+                    button = action[1]
+                    if button == "right":
+                        ply = min(ply + 1, len(frames.actions))
+                    elif button == "left":
+                        ply = max(ply - 1, 0)
+                    elif button == "up":
+                        ply = 0
+                    elif button == "down":
+                        ply = len(frames.actions)
+                    elif button in ("back", "ok"):
+                        return
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
+
+def gif(frames, path):
+    from stonegrid import gif as gifwriter
+    from stonegrid.sim.png import matrix
+    pictures = []
+    scale = 8
+    size = 16 * scale + max(1, scale // 8)
+    for ply in range(len(frames.actions) + 1):
+        pictures.append(_png_pixels(matrix(16, 16, frames.at(ply), scale=scale), size))
+    return gifwriter.write(path, size, size, pictures)
+
+
+def _png_pixels(png, size):
+    """The RGB bytes of a PNG written by stonegrid.sim.png (filter 0, one IDAT)."""
+    import struct
+    import zlib
+    i, idat = 8, b""
+    while i < len(png):
+        n, kind = struct.unpack(">I4s", png[i:i + 8])
+        if kind == b"IDAT":
+            idat += png[i + 8:i + 8 + n]
+        i += 12 + n
+    raw, stride = zlib.decompress(idat), size * 3
+    return b"".join(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)] for y in range(size))
+
+
+def to_device(header, g, port, timeout=10.0):
+    """Send the game to the board, which replays it on its LEDs (buttons step it)."""
+    import time
+
+    import serial
+    from stonegrid.device import choose
+    port = choose(port)
+    g0 = fresh(header, g)
+    moves = []
+    for a in g.actions():
+        moves.append(g0.text(a))
+        g0.play(a)
+    cmd = {"cmd": "replay", "game": header["game"], "options": g.options, "moves": moves}
+    if header.get("start"):
+        cmd["start"] = header["start"]
+    with serial.Serial(port, 115200, timeout=0.2) as s:
+        s.write((json.dumps(cmd) + "\n").encode())
+        s.flush()
+        deadline, pending = time.time() + timeout, b""
+        while time.time() < deadline:
+            pending += s.read(4096)
+            while b"\n" in pending:
+                raw, pending = pending.split(b"\n", 1)
+                try:
+                    reply = json.loads(raw.decode("utf-8", "replace"))
+                except ValueError:
+                    continue
+                if isinstance(reply, dict) and reply.get("t") == "ok" and reply.get(
+                        "cmd") == "replay":
+                    return reply.get("plies")
+                if isinstance(reply, dict) and reply.get("t") == "error":
+                    raise records.LogError("the board refused the replay: %s" % reply["error"])
+    raise records.LogError("the board did not answer the replay within %g s (is the app "
+                           "running? `stonegrid flash` restarts it)" % timeout)
+
+
+def run(args):
+    header, g = load(args.file)
+    n = len(g.actions())
+    frames = Frames(header, g)
+    if args.to is not None and not 0 <= args.to <= n:
+        raise records.LogError("--to %d: the game has %d plies (0..%d)" % (args.to, n, n))
+    did = False
+    if args.export:
+        with open(args.export, "w", encoding="utf-8") as f:
+            f.write(records.export(g, header))
+        print("replay: wrote %s (%d turns)" % (args.export, len(g.turns())))
+        did = True
+    if args.gif:
+        size = gif(frames, args.gif)
+        print("replay: wrote %s (%d frames, %d bytes)" % (args.gif, n + 1, size))
+        did = True
+    if args.device:
+        plies = to_device(header, g, args.port)
+        print("replay: the board shows the game (%d plies); its buttons step it" % plies)
+        did = True
+    if args.to is not None or (not did and not sys.stdin.isatty()):
+        show(frames, n if args.to is None else args.to)
+    elif not did:
+        step(frames, n)
+    return 0
