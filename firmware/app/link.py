@@ -4,7 +4,7 @@ error line and changes nothing.  The protocol is documented in docs/serial-proto
 import json
 import sys
 
-MAX_LINE = 8192  # longer lines are dropped whole, with an error
+MAX_LINE = 4096  # longer lines are dropped whole, with an error
 
 
 def send(obj_or_line):
@@ -29,35 +29,35 @@ async def serve(handle):
     stream = asyncio.StreamReader(stdin)
     ready = select.poll()
     ready.register(stdin, select.POLLIN)
-    buf = bytearray()
+    buf = bytearray(MAX_LINE)  # one buffer for ever: no growing blocks in a small heap
+    one = bytearray(1)
+    n = 0  # bytes of the line so far
     dropped = 0  # bytes of an over-long line being skipped
     while True:
-        # read(n) waits for all n bytes: take one, then whatever else is already there.
-        chunk = await stream.read(1)
-        if not chunk:
+        # read(k) waits for all k bytes: wait for one, then take what is already there.
+        first = await stream.read(1)
+        if not first:
             await asyncio.sleep_ms(50)  # no host: stdin closed; keep the app alive
             continue
-        n = 1
-        while n < 256 and ready.poll(0):
-            more = stdin.read(1)
-            if not more:
-                break
-            chunk += more
-            n += 1
-        for byte in chunk:
+        byte, more = first[0], 256
+        while True:
             if byte != 10:  # not a newline
-                if dropped or len(buf) >= MAX_LINE:
-                    dropped += 1 + len(buf)
-                    buf = bytearray()
+                if dropped or n == MAX_LINE:
+                    dropped += 1 + n
+                    n = 0
                 else:
-                    buf.append(byte)
-                continue
-            if dropped:
+                    buf[n] = byte
+                    n += 1
+            elif dropped:
                 error("line too long (%d bytes; the limit is %d)" % (dropped, MAX_LINE))
                 dropped = 0
-                continue
-            line, buf = bytes(buf), bytearray()
-            _dispatch(line, handle)
+            else:
+                line, n = bytes(memoryview(buf)[:n]), 0
+                _dispatch(line, handle)
+            more -= 1
+            if not more or not ready.poll(0) or not stdin.readinto(one):
+                break
+            byte = one[0]
 
 
 def _dispatch(raw, handle):

@@ -1,5 +1,6 @@
 """The virtual board's backend: frames go to the `stonegrid sim` host, button events come
 from it, over a TCP connection to the address in $STONEGRID_SIM (see host/stonegrid/sim)."""
+import errno
 import os
 import socket
 
@@ -42,8 +43,12 @@ class Board:
         while view:
             try:
                 n = self._sock.send(view)
-            except OSError:  # the host is busy: its buffer is full
-                n = 0
+            except OSError as e:
+                if e.args[0] != errno.EAGAIN:  # the host went away: the LEDs stay dark
+                    self._sock.close()
+                    self._sock = None
+                    return
+                n = 0  # the host is busy: its buffer is full
             view = view[n or 0:]
 
     def poll(self):

@@ -12,11 +12,12 @@ BOOT = "main.py"  # stays source at the flash root: the board runs it at boot
 
 
 def repo_root():
-    """The checkout this package runs from (the project is installed editable)."""
+    """The checkout this package runs from (the project is installed editable), or the
+    tree named by $STONEGRID_ROOT."""
     here = os.path.dirname(os.path.abspath(__file__))
-    root = os.path.dirname(os.path.dirname(here))
+    root = os.environ.get("STONEGRID_ROOT") or os.path.dirname(os.path.dirname(here))
     if not os.path.isdir(os.path.join(root, "firmware")):
-        raise RuntimeError("cannot find the firmware/ tree next to %s" % here)
+        raise RuntimeError("cannot find the firmware/ tree in %s" % root)
     return root
 
 
@@ -43,6 +44,8 @@ def sources(root=None):
     out = []
     for folder, prefix in [(os.path.join(root, "firmware", d), d) for d in CODE_DIRS] + [
             (os.path.join(root, "shared_rules"), "shared_rules")]:
+        if not os.path.isdir(folder):
+            continue
         for name in sorted(os.listdir(folder)):
             if name.endswith(".py"):
                 out.append((prefix + "/" + name, os.path.join(folder, name)))

@@ -28,6 +28,75 @@ def _play(args):
     return 0
 
 
+def _sim(args):
+    from stonegrid.sim import run
+    return run(args)
+
+
+def _devices(args):
+    from stonegrid import device
+    found = device.ports()
+    try:
+        chosen = device.choose(None)
+    except device.DeviceError:
+        chosen = None
+    if not found:
+        print("no USB serial devices found")
+    for port, ids, serial_no, desc, is_mp in found:
+        print("%s %-30s %s  %s%s%s" % ("*" if port == chosen else " ", port, ids, serial_no,
+                                       desc, "  (MicroPython)" if is_mp else ""))
+    if chosen:
+        print("* the board `stonegrid` uses (--port overrides; the choice is remembered)")
+    return 0
+
+
+def _profile(name):
+    """--board: a profile name from hardware/ (e.g. stellar-unicorn) or a JSON file."""
+    import os
+    from stonegrid.build import repo_root
+    if name is None or os.path.isfile(name):
+        return name
+    path = os.path.join(repo_root(), "hardware", name + ".json")
+    if not os.path.isfile(path):
+        names = sorted(f[:-5] for f in os.listdir(os.path.dirname(path)) if f.endswith(".json"))
+        raise ValueError("no board profile %r (profiles: %s)" % (name, ", ".join(names)))
+    return path
+
+
+def _flash(args):
+    from stonegrid import device, flash
+    profile = _profile(args.board)
+    port = device.choose(args.port)
+    plan = flash.flash(port, profile=profile, dry_run=args.dry_run)
+    if args.dry_run:
+        for path in plan.send + plan.root_send:
+            print("would send %s (%d bytes)" % (path, len(plan.files[path])))
+    print(flash.summary(plan, args.dry_run))
+    return 0
+
+
+def _logs(args):
+    import signal
+    import threading
+    from stonegrid import device, logs
+    port = device.choose(args.port)
+    done = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *a: done.set())
+    cap = logs.Capture(args.out, follow=args.follow)
+    print("logs: capturing %s into %s (Ctrl-C stops)" % (port, args.out), file=sys.stderr)
+    try:
+        logs.capture(port, cap, stop=done.is_set)
+    except KeyboardInterrupt:
+        cap.close()
+    print(cap.summary(), file=sys.stderr)
+    return 0
+
+
+def _replay(args):
+    from stonegrid import replay
+    return replay.run(args)
+
+
 def parser():
     p = argparse.ArgumentParser(prog="stonegrid", description="stonegrid: four board games "
                                 "on a 16x16 LED matrix, and the tools around them.")
@@ -43,16 +112,69 @@ def parser():
                       metavar="NAME=VALUE", help="a rules option, e.g. "
                       "no_immediate_returns=True (repeatable)")
     play.set_defaults(run=_play)
+    from stonegrid.sim.main import add_arguments as sim_arguments
+    sim = sub.add_parser("sim", help="the virtual board: the firmware in MicroPython, shown "
+                         "in this terminal", description="The virtual board: runs the "
+                         "firmware in the MicroPython unix port, shows the 16x16 LEDs in this "
+                         "terminal and takes keys as the buttons. Its USB serial is a "
+                         "pseudo-terminal that mpremote and pyserial use like a real board's.")
+    sim_arguments(sim)
+    sim.set_defaults(run=_sim)
+
+    port_help = "the board's serial port (default: the one used last, or the only board)"
+    dev = sub.add_parser("devices", help="list connected boards",
+                         description="List USB serial devices (VID:PID, serial number); "
+                         "MicroPython boards are 2E8A:0005. Marks the one that would be used.")
+    dev.set_defaults(run=_devices)
+
+    fl = sub.add_parser("flash", help="put the firmware on a board",
+                        description="Compile firmware/ and shared_rules/ with mpy-cross for the "
+                        "board, send only what changed, verify every file, switch to the new "
+                        "build atomically and restart the app. An interrupted flash leaves the "
+                        "old firmware booting.")
+    fl.add_argument("--port", help=port_help)
+    fl.add_argument("--board", metavar="PROFILE", help="board profile to install as "
+                    "board.json: a name from hardware/ (stellar-unicorn, pico-ws2812, ...) "
+                    "or a JSON file")
+    fl.add_argument("--dry-run", action="store_true", help="show what would be sent; change "
+                    "nothing")
+    fl.set_defaults(run=_flash)
+
+    lg = sub.add_parser("logs", help="save the board's game logs, one file per game",
+                        description="Capture the board's JSON record lines into one JSON "
+                        "Lines file per game. Survives the board being unplugged and plugged "
+                        "in again. Ctrl-C stops.")
+    lg.add_argument("--port", help=port_help)
+    lg.add_argument("--out", default="logs", metavar="DIR", help="folder for the files "
+                    "(default: ./logs)")
+    lg.add_argument("--follow", action="store_true", help="print the moves as they happen")
+    lg.set_defaults(run=_logs)
+
+    rp = sub.add_parser("replay", help="check and replay a game log",
+                        description="Check a game log (or an exported record) with the rules; "
+                        "the first bad line is reported with its number. Then step through "
+                        "the game in the terminal as the board draws it, or export it, render "
+                        "it, or replay it on the board.")
+    rp.add_argument("file", help="a .jsonl log from `stonegrid logs`, or an export")
+    rp.add_argument("--to", type=int, metavar="N", help="print the board after N plies and "
+                    "exit")
+    rp.add_argument("--export", metavar="FILE", help="write the game as tag pairs and "
+                    "numbered turns (readable back by replay)")
+    rp.add_argument("--gif", metavar="FILE", help="write the game as an animated GIF")
+    rp.add_argument("--device", action="store_true", help="replay it on the board's LEDs")
+    rp.add_argument("--port", help=port_help + " (with --device)")
+    rp.set_defaults(run=_replay)
     return p
 
 
 def main(argv=None):
+    from stonegrid.device import DeviceError
     args = parser().parse_args(argv)
     try:
         return args.run(args)
-    except ValueError as e:  # bad options and the like: say what, no traceback
+    except (ValueError, DeviceError, OSError) as e:  # say what, no traceback
         print("stonegrid: error: %s" % e, file=sys.stderr)
-        return 2
+        return 2 if isinstance(e, ValueError) else 1
 
 
 if __name__ == "__main__":

@@ -1,0 +1,100 @@
+"""`stonegrid sim`: run the virtual board, in this terminal or headless."""
+import argparse
+import asyncio
+import os
+import re
+import signal
+import sys
+
+from stonegrid.sim.sync import default_flash_dir, micropython_path, sync
+
+
+def heap_size(text):
+    """argparse type of --heap: a MicroPython heap size such as 96k, 2m or 131072."""
+    m = re.fullmatch(r"(\d+)([kKmM]?)", text.strip())
+    if not m:
+        raise argparse.ArgumentTypeError("not a heap size: %r (e.g. 96k, 2m, 131072)" % text)
+    n = int(m.group(1)) * {"": 1, "k": 1024, "m": 1024 * 1024}[m.group(2).lower()]
+    if n < 16 * 1024:
+        raise argparse.ArgumentTypeError("a heap below 16k cannot even start the board: %r" % text)
+    return m.group(1) + m.group(2).lower()
+
+
+def add_arguments(p):
+    p.add_argument("--flash", metavar="DIR", help="the board's flash directory; it persists "
+                   "between runs (default: %s)" % default_flash_dir())
+    p.add_argument("--heap", default="96k", metavar="SIZE", type=heap_size,
+                   help="MicroPython heap size (default: 96k, so that memory regressions "
+                   "show up in everyday use)")
+    p.add_argument("--headless", action="store_true",
+                   help="no display: print `serial: PATH` and `control: HOST:PORT`, then run "
+                   "until SIGTERM or SIGINT")
+    p.add_argument("--no-sync", action="store_true",
+                   help="do not copy firmware/, shared_rules/ and hardware/unix.json from the "
+                   "checkout to the flash directory first")
+    p.add_argument("--control", type=int, default=0, metavar="PORT",
+                   help="TCP port of the control socket on 127.0.0.1 (default: any free port)")
+    p.add_argument("--scale", type=int, choices=(1, 2, 3), default=None,
+                   help="terminal cells per LED across (default: 2 if the terminal is big "
+                   "enough, else 1)")
+
+
+def run(args):
+    flash = os.path.abspath(os.path.expanduser(args.flash or default_flash_dir()))
+    try:
+        micropython = micropython_path()
+        os.makedirs(flash, exist_ok=True)
+        written = [] if args.no_sync else sync(flash)
+    except OSError as e:
+        print("stonegrid: error: %s" % e, file=sys.stderr)
+        return 1
+    if not args.headless and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print("stonegrid: error: the interactive virtual board needs a terminal; "
+              "use --headless", file=sys.stderr)
+        return 2
+    return asyncio.run(_main(args, flash, micropython, written))
+
+
+async def _main(args, flash, micropython, written):
+    from stonegrid.sim.engine import Board
+    loop = asyncio.get_running_loop()
+    ui = None
+
+    def log(msg):
+        if ui is not None:
+            ui.message = msg
+            ui._on_event("status")
+        else:
+            print("sim: " + msg, file=sys.stderr, flush=True)
+
+    board = Board(flash, heap=args.heap, micropython=micropython, control_port=args.control,
+                  log=log)
+    try:
+        await board.start()
+    except OSError as e:
+        print("stonegrid: error: %s" % e, file=sys.stderr)
+        await board.stop()
+        return 1
+    try:
+        if args.headless:
+            for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+                loop.add_signal_handler(sig, lambda: loop.create_task(board.stop()))
+            print("serial: %s" % board.serial)
+            print("control: %s" % board.control)
+            print("flash: %s (%d files updated)" % (flash, len(written)), flush=True)
+            await board.wait_stopped()
+        else:
+            from stonegrid.sim.render import TerminalUI
+            ui = TerminalUI(board, scale=args.scale)
+            for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+                loop.add_signal_handler(sig, ui.quit)
+            if written:
+                ui.message = "flash: %d files updated" % len(written)
+            ui_task = loop.create_task(ui.run())
+            stopped = loop.create_task(board.wait_stopped())
+            await asyncio.wait([ui_task, stopped], return_when=asyncio.FIRST_COMPLETED)
+            ui.quit()
+            await ui_task
+    finally:
+        await board.stop()
+    return 0

