@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 .PHONY: play test bench clean
 
 play: $(VENV)/.installed
-	$(BIN)/stonegrid play
+	$(BIN)/stonegrid sim
 
 test: $(VENV)/.installed
 	$(BIN)/python -m pytest -q
@@ -14,6 +14,7 @@ test: $(VENV)/.installed
 bench: $(VENV)/.installed
 	$(BIN)/python -m pip install -q -e '.[bench]' || echo "open_spiel not installable: benchmarking without it"
 	$(BIN)/python tests/bench/rules.py
+	$(BIN)/python tests/bench/ai.py
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)

@@ -23,6 +23,7 @@ from runtimes import tool
 from stonegrid.sim import BoardThread, Frame, SimError, png, spawn, sync
 from stonegrid.sim.render import KeyReader, ansi_lines
 from stonegrid.build import sources
+from stonegrid.sim.engine import DEFAULT_HEAP
 from stonegrid.sim.sync import repo_root
 
 APP = r'''
@@ -231,10 +232,10 @@ def test_control_socket_buttons_frames_png(sim, tmp_path):
     with pytest.raises(SimError, match="unknown command"):
         c.request("fly")
     st = c.status()
-    assert st["serial"] == sim.serial and st["heap"] == "96k" and st["running"]
-    # the firmware finds as much heap free as a bare `micropython -X heapsize=96k` script,
-    # not 96k minus the board shell's share
-    bare = subprocess.run([tool("micropython"), "-X", "heapsize=96k", "-c",
+    assert st["serial"] == sim.serial and st["heap"] == DEFAULT_HEAP and st["running"]
+    # the firmware finds as much heap free as a bare `micropython -X heapsize=...` script,
+    # not the heap minus the board shell's share
+    bare = subprocess.run([tool("micropython"), "-X", "heapsize=" + DEFAULT_HEAP, "-c",
                            "import gc; gc.collect(); print(gc.mem_free())"],
                           capture_output=True, text=True, timeout=60)
     assert abs(st["free_at_main"] - int(bare.stdout)) < 2048, (st["free_at_main"], bare.stdout)

@@ -12,7 +12,17 @@ def start():
     if board.held("back"):
         print("stonegrid: BACK held at boot - safe mode, the app does not start")
         return
-    asyncio.run(main(board))
+    while True:  # an error in the app restarts it; the journal brings the game back
+        try:
+            asyncio.run(main(board))
+        except (KeyboardInterrupt, SystemExit):
+            raise  # Ctrl-C: to the REPL, as on every MicroPython board
+        except Exception as e:  # noqa: BLE001 - reported, then the app starts again
+            import gc
+            import sys
+            sys.print_exception(e)
+            asyncio.new_event_loop()
+            gc.collect()
 
 
 async def main(hal):

@@ -1,8 +1,19 @@
 """The app: screens (menu, setup, play, replay), the main loop, and the serial commands."""
-import asyncio
-import os
-import random
-import time
+import gc
+
+# Collect the garbage after every GC_EVERY bytes allocated rather than when the heap is full:
+# the device's search leaves tens of KB of garbage per move (lists of actions, the rules'
+# temporaries), and a heap left to fill up between collections ends up in fragments too small
+# for the next list (tests/bench/ai.py measures the smallest heap either way).  Set as soon
+# as the app is imported, before its own modules load.
+GC_EVERY = 8192
+if hasattr(gc, "threshold"):  # MicroPython (CPython has no such call)
+    gc.threshold(GC_EVERY)
+
+import asyncio  # noqa: E402
+import os  # noqa: E402
+import random  # noqa: E402
+import time  # noqa: E402
 
 from shared_rules import GAMES, load
 from views import load as load_view
@@ -16,16 +27,21 @@ REASONS = {"men": "MEN", "blocked": "BLK", "repetition": "REP", "reserve": "RES"
            "double_pass": "PAS", "points": "PTS", "score": "SCO"}
 CODES = {"morris": "MOR", "gipf": "GIP", "mixtour": "MIX", "rhombus": "RHO"}
 DEVICE_DELAY_MS = 500  # let people see the device's move coming
+THINK_MS = 25  # the device thinks at most about this long per pass of the main loop
+THINK_STEP = 4  # work units of the search between two looks at the clock
+SHORT = {"human": "HUM", "device:easy": "EASY", "device:normal": "NORM", "device:hard": "HARD"}
 FRAME_MS = 100  # redraw at least this often, for blinking
 
 
 def playable():
-    """The games that have a view on this device."""
+    """The games that have a view on this device (wherever the views package was found)."""
+    import views
+    folder = views.__path__ if isinstance(views.__path__, str) else views.__path__[0]
     out = []
     for g in GAMES:
         for ext in (".py", ".mpy"):
             try:
-                os.stat("views/" + g + ext)
+                os.stat(folder + "/" + g + ext)
                 out.append(g)
                 break
             except OSError:
@@ -68,10 +84,11 @@ class Setup:
     """Players and rules options, one item a screen: up/down item, left/right value,
     OK starts, BACK returns to the menu."""
 
-    def __init__(self, app, game_id, options=None, players=("human", "device")):
+    def __init__(self, app, game_id, options=None, players=("human", "device:normal")):
         self.app = app
         self.game_id = game_id
         view = load_view(game_id)
+        players = ["device:normal" if who == "device" else who for who in players]
         self.values = {"P1": players[0], "P2": players[1]}
         self.items = [("P1", "P1", PLAYERS), ("P2", "P2", PLAYERS)]
         for name, choices in sorted(view.CHOICES.items()):
@@ -102,7 +119,7 @@ class Setup:
         value = self.values[key]
         if key in ("P1", "P2"):
             colour = palette.stones(self.game_id, self.app.scheme)[key == "P2"]
-            c.text(0, 8, "HUM" if value == "human" else "DEV", colour)
+            c.text(0, 8, SHORT.get(value, "DEV"), colour)
         else:
             c.text(0, 8, "ON" if value is True else "OFF" if value is False else
                    str(value).replace(" ", "").replace("(", "").replace(")", "").replace(",", "/"),
@@ -124,6 +141,7 @@ class Play:
         self.ui = self.view.new_ui(session.game)
         self.ui.colours = palette.stones(session.game_id, app.scheme)
         self.device_at = None
+        self.thinker = None  # the device's search for the action it is about to play
 
     def handle(self, button, kind, now):
         s, g = self.session, self.session.game
@@ -138,7 +156,7 @@ class Play:
             return
         a = self.view.handle(g, self.ui, button, kind, now)
         if a == self.view.BACK:
-            if "device" not in s.players and g.actions():  # take back, human vs human
+            if not s.has_device() and g.actions():  # take back, human vs human
                 s.undo()
                 while g.hidden() and g.actions():  # a secret made visible by the undo
                     s.undo()
@@ -147,18 +165,36 @@ class Play:
             self.app.play(a)
 
     def changed(self):
-        self.view.sync(self.session.game, self.ui)
+        self.thinker = None  # its memory is free before the view does its work
         self.device_at = None
+        self.view.sync(self.session.game, self.ui)
+
+    def thinking(self):
+        """True while the device's search has work left: the main loop then only yields."""
+        return self.thinker is not None and not self.thinker.done
 
     def tick(self, now):
+        """The device's turn: search in slices of about THINK_MS (the main loop serves the
+        buttons and the serial link in between), then play once DEVICE_DELAY_MS have passed
+        since the turn began."""
         s, g = self.session, self.session.game
         if g.result() is not None or s.human_to_move():
             return
-        if self.device_at is None:
-            self.device_at = now + DEVICE_DELAY_MS
+        t = self.thinker
+        if t is None:
+            self.device_at = time.ticks_add(now, self.app.settings.get("device_delay_ms",
+                                                                        DEVICE_DELAY_MS))
+            gc.collect()  # the search's copy of the game low in a clean heap
+            self.thinker = t = s.think(random.getrandbits(30))
+        if not t.done:
+            while not t.step(THINK_STEP) and time.ticks_diff(time.ticks_ms(), now) < THINK_MS:
+                pass
+            if t.done:
+                gc.collect()  # its garbage gone before the action is journalled and shown
         elif time.ticks_diff(now, self.device_at) >= 0:
-            acts = g.legal()
-            self.app.play(acts[random.getrandbits(16) % len(acts)])
+            a = t.best
+            self.thinker = t = None
+            self.app.play(a)
 
     def render(self, c, now):
         g = self.session.game
@@ -215,12 +251,27 @@ class Replay:
         pass
 
 
+def load_settings(path="settings.json"):
+    """Settings a maker may put on the flash: {"scheme": "safe" | "game", "brightness":
+    0..255, "device_delay_ms": pause before the device moves}.  Missing or bad: defaults."""
+    import json
+    try:
+        with open(path) as f:
+            settings = json.load(f)
+        return settings if isinstance(settings, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
 class App:
     def __init__(self, hal):
         self.hal = hal
         self.canvas = Canvas(hal.width, hal.height)
         self._shown = bytearray(len(self.canvas.buf))
-        self.scheme = "safe"
+        self.settings = load_settings()
+        self.scheme = self.settings.get("scheme", "safe")
+        if "brightness" in self.settings:
+            hal.brightness = self.settings["brightness"]  # the board caps it
         self.screen = Menu(self)
         self.next_frame = 0
         self.dirty = True
@@ -262,7 +313,8 @@ class App:
             self.screen.tick(now)
             if self.dirty or time.ticks_diff(now, self.next_frame) >= 0:
                 self.draw(now)
-            await asyncio.sleep_ms(20)
+            thinking = getattr(self.screen, "thinking", None)
+            await asyncio.sleep_ms(0 if thinking is not None and thinking() else 20)
 
     def draw(self, now):
         self.screen.render(self.canvas, now)
@@ -329,23 +381,43 @@ class App:
         self.dirty = True
 
     def replay(self, cmd):
-        game_id = cmd.get("game")
-        if game_id not in playable():
-            raise ValueError("no game %r here" % (game_id,))
-        options = dict((k, tuple(v) if isinstance(v, list) else v)
-                       for k, v in (cmd.get("options") or {}).items())
-        game = load(game_id).Game(**options)
-        if cmd.get("start"):
-            game.set_position(cmd["start"])
-        actions = []
-        for text in cmd.get("moves") or ():
-            try:
-                a = game.parse(text)
-            except ValueError as e:
-                raise ValueError("move %d: %s" % (len(actions) + 1, e))
-            game.play(a)
-            actions.append(a)
-        for _ in actions:
-            game.undo()
-        self.screen = Replay(self, game_id, game, actions)
+        """Show a game record; "moves" (a list, or one string of moves split by spaces) may
+        come in several commands, the later ones with "append": true (a line is limited)."""
+        moves = cmd.get("moves") or ()
+        if isinstance(moves, str):
+            moves = moves.split()
+        if cmd.get("append"):
+            if not isinstance(self.screen, Replay):
+                raise ValueError("append: no replay is being loaded")
+            game, actions, game_id = self.screen.game, self.screen.actions, self.screen.game_id
+        else:
+            game_id = cmd.get("game")
+            if game_id not in playable():
+                raise ValueError("no game %r here" % (game_id,))
+            options = dict((k, tuple(v) if isinstance(v, list) else v)
+                           for k, v in (cmd.get("options") or {}).items())
+            game = load(game_id).Game(**options)
+            if cmd.get("start"):
+                game.set_position(cmd["start"])
+            actions = []
+        shown = len(game.actions())
+        while len(game.actions()) < len(actions):  # to the end of what came before
+            game.play(actions[len(game.actions())])
+        added = []
+        try:
+            for text in moves:
+                try:
+                    a = game.parse(text)
+                except ValueError as e:
+                    raise ValueError("move %d: %s" % (len(actions) + len(added) + 1, e))
+                game.play(a)
+                added.append(a)
+        finally:
+            while len(game.actions()) > shown:
+                game.undo()
+        actions += added
+        if not cmd.get("append"):
+            self.screen = Replay(self, game_id, game, actions)
+        else:
+            self.screen.view.sync(game, self.screen.ui)
         link.send({"t": "ok", "cmd": "replay", "plies": len(actions)})

@@ -4,14 +4,24 @@ from shared_rules import load, record
 
 from app import VERSION, journal, link
 
-PLAYERS = ("human", "device")
+# Who plays a side: a person, or the device opponent at a level (shared_rules/search.py).
+# "device" alone is the default level (records written before the levels existed say so).
+PLAYERS = ("human", "device:easy", "device:normal", "device:hard")
+
+
+def level(who):
+    """The device opponent's level for a player value, None for a human."""
+    if who == "human":
+        return None
+    return "normal" if who == "device" else who[7:]
 
 
 class Session:
     def __init__(self, game_id, options=None, players=("human", "human"), game=None):
         for who in players:
-            if who not in PLAYERS:
-                raise ValueError("a player is \"human\" or \"device\", not %r" % (who,))
+            if who not in PLAYERS and who != "device":
+                raise ValueError("a player is one of %s or \"device\", not %r"
+                                 % (", ".join('"%s"' % p for p in PLAYERS), who))
         if len(players) != 2:
             raise ValueError("two players, not %d" % len(players))
         self.game_id = game_id
@@ -19,7 +29,13 @@ class Session:
         self.game = game if game is not None else self.mod.Game(**(options or {}))
         self.options = self.game.options
         self.players = tuple(players)
+        self.ply = len(self.game.actions())  # counted here: actions() builds a list
         self.lines = []  # record lines kept back from the serial link while secret
+        self.ai = None  # the game's companion module for the device opponent, if one plays
+        if self.has_device():
+            from shared_rules import search
+
+            self.ai = search.load_ai(game_id)
 
     def begin(self):
         line = record.game_line(self.game_id, self.options, self.players, VERSION)
@@ -30,6 +46,18 @@ class Session:
         p = self.game.to_move
         return p is not None and self.players[p] == "human"
 
+    def has_device(self):
+        return self.players[0] != "human" or self.players[1] != "human"
+
+    def think(self, seed):
+        """Start the device's choice for the side to move: an object whose step(work) returns
+        True once its `best` action is ready (shared_rules.search.start).  It sees only what
+        that side may see (Rhombus bids)."""
+        from shared_rules import search
+
+        p = self.game.to_move
+        return search.start(self.game, p, self.ai, level(self.players[p]), seed)
+
     def play(self, a):
         """Play an action (int or notation); IllegalMove leaves everything unchanged."""
         g = self.game
@@ -37,7 +65,7 @@ class Session:
         if isinstance(a, str):
             a = g.parse(a)
         g.play(a)
-        ply = len(g.actions())
+        ply = self.ply + 1
         lines = [record.act_line(ply, p, a, g.text(a))]
         if g.result() is not None:
             lines.append(record.end_line(g))
@@ -47,6 +75,7 @@ class Session:
         except OSError:
             g.undo()  # not on flash: as if it never happened
             raise
+        self.ply = ply
         self.lines += lines
         self._publish()
 
@@ -59,10 +88,11 @@ class Session:
 
     def undo(self):
         g = self.game
-        ply = len(g.actions())
+        ply = self.ply
         if not ply:
             raise ValueError("nothing to take back")
         g.undo()
+        self.ply = ply - 1
         line = record.undo_line(ply)
         journal.append(line)
         if self.lines:  # never sent: nothing to take back on the link

@@ -154,12 +154,23 @@ def to_device(header, g, port, timeout=10.0):
     for a in g.actions():
         moves.append(g0.text(a))
         g0.play(a)
-    cmd = {"cmd": "replay", "game": header["game"], "options": g.options, "moves": moves}
+    first = {"cmd": "replay", "game": header["game"], "options": g.options}
     if header.get("start"):
-        cmd["start"] = header["start"]
+        first["start"] = header["start"]
+    commands, chunk = [first], []
+    for text in moves + [None]:  # the board reads lines of up to 4 KB: send the moves in parts
+        if text is None or sum(len(t) + 1 for t in chunk) + len(text) > 2000:
+            commands[-1]["moves"] = " ".join(chunk)
+            if text is None:
+                break
+            commands.append({"cmd": "replay", "append": True})
+            chunk = []
+        chunk.append(text)
     with serial.Serial(port, 115200, timeout=0.2) as s:
-        s.write((json.dumps(cmd) + "\n").encode())
+        for cmd in commands:
+            s.write((json.dumps(cmd) + "\n").encode())
         s.flush()
+        expected = len(moves)
         deadline, pending = time.time() + timeout, b""
         while time.time() < deadline:
             pending += s.read(4096)
@@ -170,8 +181,8 @@ def to_device(header, g, port, timeout=10.0):
                 except ValueError:
                     continue
                 if isinstance(reply, dict) and reply.get("t") == "ok" and reply.get(
-                        "cmd") == "replay":
-                    return reply.get("plies")
+                        "cmd") == "replay" and reply.get("plies") == expected:
+                    return expected
                 if isinstance(reply, dict) and reply.get("t") == "error":
                     raise records.LogError("the board refused the replay: %s" % reply["error"])
     raise records.LogError("the board did not answer the replay within %g s (is the app "

@@ -203,12 +203,13 @@ class SimProcess:
         self.stop()
 
 
-def spawn(flash, heap="96k", sync=False, args=(), timeout=60, env=None):
+def spawn(flash, heap=None, sync=False, args=(), timeout=60, env=None):
     """Start `stonegrid sim --headless` as a subprocess; a SimProcess (a context manager).
 
     Waits for its `serial:` and `control:` lines. Stop it with .stop() or `with`."""
+    from stonegrid.sim.engine import DEFAULT_HEAP
     cmd = [sys.executable, "-m", "stonegrid.cli", "sim", "--headless", "--flash", str(flash),
-           "--heap", str(heap)] + ([] if sync else ["--no-sync"]) + list(args)
+           "--heap", str(heap or DEFAULT_HEAP)] + ([] if sync else ["--no-sync"]) + list(args)
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             env=env, start_new_session=True)
     found = {}
@@ -256,9 +257,9 @@ class BoardThread:
             b.serial, b.control, b.client ...
     """
 
-    def __init__(self, flash, heap="96k", micropython=None, log=None):
-        from stonegrid.sim.engine import Board
-        self.board = Board(flash, heap=heap, micropython=micropython, log=log)
+    def __init__(self, flash, heap=None, micropython=None, log=None):
+        from stonegrid.sim.engine import DEFAULT_HEAP, Board
+        self.board = Board(flash, heap=heap or DEFAULT_HEAP, micropython=micropython, log=log)
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._started = threading.Event()

@@ -23,8 +23,9 @@ def heap_size(text):
 def add_arguments(p):
     p.add_argument("--flash", metavar="DIR", help="the board's flash directory; it persists "
                    "between runs (default: %s)" % default_flash_dir())
-    p.add_argument("--heap", default="96k", metavar="SIZE", type=heap_size,
-                   help="MicroPython heap size (default: 96k, so that memory regressions "
+    from stonegrid.sim.engine import DEFAULT_HEAP
+    p.add_argument("--heap", default=DEFAULT_HEAP, metavar="SIZE", type=heap_size,
+                   help="MicroPython heap size (default: " + DEFAULT_HEAP + ", so that memory regressions "
                    "show up in everyday use)")
     p.add_argument("--headless", action="store_true",
                    help="no display: print `serial: PATH` and `control: HOST:PORT`, then run "

@@ -1,0 +1,118 @@
+"""What the device opponent knows about Nine Men's Morris (see shared_rules/search.py).
+
+For speed it reads the rules' documented representation (morris.py: the two 24-bit boards
+_board, _hand, _men, _pending, _p) instead of calling stone_at() 24 times per position.
+"""
+from shared_rules.morris import MILLS, _ADJ
+
+NODES = (40, 200, 1000)  # work budgets of easy, normal, hard (tests/bench/ai.py)
+
+_FULL = 0xFFFFFF
+_MOVE = 24
+_REMOVE = 600
+
+
+def _movable(own, empty):
+    """How many of the stones in own have an empty neighbour."""
+    n = 0
+    i = 0
+    while own:
+        if own & 1 and _ADJ[i] & empty:
+            n += 1
+        own >>= 1
+        i += 1
+    return n
+
+
+def evaluate(g, p):
+    """Stones (a removal owed counted almost done), then closed mills and open twos (a mill
+    one stone short with its third point empty), then mobility: stones that can move, while
+    moving (not flying), or that keep a free neighbour, while placing."""
+    q = 1 - p
+    b, hand, men = g._board, g._hand, g._men
+    mine, theirs = b[p], b[q]
+    v = (men[p] + hand[p] - men[q] - hand[q]) * 1000
+    owed = g._pending
+    if owed:
+        v += owed * 900 if g._p == p else -owed * 900
+    for m in MILLS:  # closed mills, and open twos (a mill one stone short, third point empty)
+        x = mine & m
+        y = theirs & m
+        if not y:
+            if x == m:
+                v += 30
+            elif x & (x - 1):
+                v += 70
+        elif not x:
+            if y == m:
+                v -= 30
+            elif y & (y - 1):
+                v -= 70
+    if not hand[p] and not hand[q]:  # moving: mobility, unless flying
+        empty = _FULL & ~(mine | theirs)
+        if men[p] > 3:
+            v += 25 * _movable(mine, empty)
+        if men[q] > 3:
+            v -= 25 * _movable(theirs, empty)
+    else:  # placing: stones with free neighbours keep options for the moving phase
+        empty = _FULL & ~(mine | theirs)
+        v += 4 * (_movable(mine, empty) - _movable(theirs, empty))
+    return v
+
+
+def _thirds(own, other):
+    """The empty points that would complete a mill of `own` (two stones and a hole)."""
+    out = 0
+    for m in MILLS:
+        x = own & m
+        if x and x != m and x & (x - 1) and not other & m:
+            out |= m & ~x
+    return out
+
+
+def order(g, acts):
+    """Mill-closing actions first, then blocks of the other's open twos; removals of stones
+    in the other's open twos first.  In place (no list is made: less for the collector)."""
+    p = g._p
+    mine, theirs = g._board[p], g._board[1 - p]
+    n = len(acts)
+    if n and acts[0] >= _REMOVE:
+        hot = 0  # the other's stones in open twos
+        for m in MILLS:
+            y = theirs & m
+            if y and y != m and y & (y - 1) and not mine & m:
+                hot |= y
+        k = 0
+        for i in range(n):
+            a = acts[i]
+            if hot >> (a - _REMOVE) & 1:
+                acts[i], acts[k] = acts[k], a
+                k += 1
+        return acts
+    close = _thirds(mine, theirs)
+    k = 0
+    if close:
+        for i in range(n):
+            a = acts[i]
+            if a >= _MOVE:
+                f, t = divmod(a - _MOVE, 24)
+                if not close >> t & 1:
+                    continue
+                for m in MILLS:  # the mill must not need the stone that moves
+                    if m >> t & 1 and not m >> f & 1 and mine & m == m & ~(1 << t):
+                        break
+                else:
+                    continue
+            elif not close >> a & 1:
+                continue
+            acts[i], acts[k] = acts[k], a
+            k += 1
+    block = _thirds(theirs, mine)
+    if block:
+        for i in range(k, n):
+            a = acts[i]
+            t = a if a < _MOVE else (a - _MOVE) % 24
+            if block >> t & 1:
+                acts[i], acts[k] = acts[k], a
+                k += 1
+    return acts

@@ -1,0 +1,441 @@
+"""The device opponent: one lean search for every game, through the game API only.
+
+Alpha-beta with iterative deepening over atomic actions, on one copy of the game (play/undo,
+no tree of objects), as an explicit stack so that it can stop after any amount of work and go
+on later: the app awaits between steps.  A turn of several actions by one player (Morris
+removals, GIPF row choices, where the side to act may even be the player who did not push) is
+simply several plies: each node maximises when the side to act is the searching player and
+minimises otherwise; nothing assumes that the players alternate.
+
+What is game-specific lives in a companion module per game, shared_rules/<game>_ai.py, which
+only the opponent imports (human-vs-human games do not pay its memory):
+  evaluate(g, p) -> int    the position from p's point of view, |value| < 100000; it may be
+                           asked in the middle of a turn (e.g. with a removal owed)
+  order(g, acts) -> list   optional: acts (a fresh legal() list) best-first; it must not
+                           depend on sort stability (MicroPython's sort is not stable), so
+                           that the search is the same on every runtime
+  NODES = (easy, normal, hard)   optional: the work budgets of the levels for this game
+  FIRST_DEPTH = n          optional: plies of the first iteration when the budget allows
+  prepare(g)               optional: called at the root of every search, before any
+                           evaluate(), e.g. to cache what evaluate() then updates cheaply
+
+Work is counted in units: one unit per action played and one per evaluate().  Inside the
+search, actions taken from legal() are played with the game's _do(a) (core.Game's contract:
+play() without its legality check).  A level is a budget of
+units, not of time, so the device plays the same moves on every runtime and at any speed;
+tests/bench/ai.py translates budgets into think time on an RP2040.
+
+Hidden information, generically: the search only ever sees game.view_for(p).  When the last
+action(s) of that view are hidden (view.hidden() > 0), it undoes them and tries every
+alternative; when the searching player's own action would be hidden from the other player
+(playing it makes hidden() > 0), the other player's reply is made without seeing it.  Either
+way the two choices are simultaneous in effect: a small matrix game (my actions x theirs,
+each cell valued by a short search) is solved approximately and the action is drawn from the
+mixed strategy.  The choice therefore never depends on the secret.
+
+Deterministic for a given seed: a tiny PRNG below 2^30 (identical on every runtime and cheap
+on the device), no hashing of objects, no reliance on sort stability.
+"""
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+from shared_rules.core import Game as _Game
+
+LEVELS = ("easy", "normal", "hard")
+DEFAULT = "normal"
+NODES = (60, 300, 1500)  # budgets when the companion module does not give its own
+
+WIN = const(1000000)  # a won position is worth WIN - plies to get there
+INF = const(1000000000)  # below 2^30: a small int on every runtime
+MAX_DEPTH = const(32)  # plies from the root, forced-move extensions included
+_CLAMP = const(20000)  # matrix payoffs are clamped to this (wins included)
+ROUNDS = const(64)  # fictitious-play rounds that solve a matrix game
+
+
+class Rng:
+    """A linear congruential generator modulo 2^30 (multiplier 32749, increment 12345: full
+    period), computed in 15-bit halves so that no intermediate reaches 2^30."""
+
+    def __init__(self, seed=1):
+        self.x = seed & 0x3FFFFFFF
+        for _ in range(4):  # near seeds give far apart numbers from the first on
+            self.below(2)
+
+    def below(self, n):
+        """The next number in 0..n-1 (n <= 32768), from the generator's high bits."""
+        x = self.x
+        t = 32749 * (x & 0x7FFF) + 12345
+        x = ((32749 * (x >> 15) + (t >> 15)) & 0x7FFF) << 15 | (t & 0x7FFF)
+        self.x = x
+        return (x >> 15) * n >> 15
+
+
+def budget(ai, level=DEFAULT):
+    """The work units of a level for a game (its companion module may set NODES)."""
+    if level not in LEVELS:
+        raise ValueError("level is one of %s, not %r" % (", ".join(LEVELS), level))
+    return getattr(ai, "NODES", NODES)[LEVELS.index(level)]
+
+
+def load_ai(game_id):
+    """The companion module shared_rules/<game>_ai.py."""
+    name = game_id + "_ai"
+    return getattr(__import__("shared_rules." + name), name)
+
+
+class Search:
+    """Alpha-beta with iterative deepening on game g (which it plays and undoes, and leaves as
+    it found it), for player me.  Call step(work) until it returns True; then `best` is the
+    chosen action (None in value mode or with nothing to choose) and `value` its value for me.
+
+    value_only: do not stop early on a single legal action; the root may be any player's
+    (used to value the cells of a matrix game).  Work done so far: `nodes`; deepest iteration
+    completed: `depth`."""
+
+    def __init__(self, g, me, ai, nodes, rng=None, value_only=False, max_depth=MAX_DEPTH):
+        self.g, self.me, self.ai = g, me, ai
+        self.budget = nodes
+        self.max_iter = max_depth  # the deepest iteration (plies, forced actions free)
+        self.nodes = 0
+        self.depth = 0
+        self.best = None
+        self.value = 0
+        self.done = False
+        # per frame (one per ply from the root), grown on demand (see _grow):
+        self._acts = [None]  # the actions, best-first
+        self._idx = [0]  # next action to try
+        self._lo = [0]  # alpha
+        self._hi = [0]  # beta
+        self._val = [0]  # best value so far
+        self._arg = [None]  # best action so far
+        self._max = [False]  # the side to act there is me
+        self._rem = [0]  # plies left before the horizon
+        self._killer = [None]  # an action that cut off at this depth
+        self._d = -1  # the frame being searched; -1 between iterations
+        self._cut = False  # the iteration met the horizon (a deeper one may differ)
+        prepare = getattr(ai, "prepare", None)
+        if prepare is not None:
+            prepare(g)
+        r = g.result()
+        if r is not None:
+            self.value = _terminal(r, me, 0)
+            self.done = True
+            return
+        # an action that the next player answers without seeing it ends a line of play:
+        # the position after it is evaluated (only the root treats it as a matrix game)
+        self._secret = type(g).hidden is not _Game.hidden
+        acts = g.legal()
+        if rng is not None:  # equal actions: the seed decides
+            for i in range(len(acts) - 1, 0, -1):
+                j = rng.below(i + 1)
+                acts[i], acts[j] = acts[j], acts[i]
+        order = getattr(ai, "order", None)
+        if order is not None:
+            acts = order(g, acts)
+        self._acts[0] = acts
+        self._max[0] = g.to_move == me
+        # the first iteration may go deeper at once when the budget can pay for it (about
+        # one reply to every action and all the replies to one): the shallow one is the cost
+        self._skip = 1
+        deep = getattr(ai, "FIRST_DEPTH", 1)
+        if deep > 1 and nodes >= 3 * len(acts):
+            self._skip = deep
+        if value_only:  # the answer if the budget runs out before one iteration is done
+            self.value = ai.evaluate(g, me)
+            self.nodes = 1
+        elif len(acts) == 1:
+            self.best = acts[0]
+            self.done = True
+
+    def step(self, work=64):
+        """Search on for at most about `work` units; True once the answer is ready."""
+        if self.done:
+            return True
+        g, me = self.g, self.me
+        do = g._do  # play() without its legality check: the actions come from legal()
+        evaluate = self.ai.evaluate
+        order = getattr(self.ai, "order", None)
+        acts, idx, lo, hi = self._acts, self._idx, self._lo, self._hi
+        val, arg, ismax, rem, killer = self._val, self._arg, self._max, self._rem, self._killer
+        d, nodes = self._d, self.nodes
+        stop = nodes + work
+        budget = self.budget
+        top = MAX_DEPTH
+        secret = self._secret
+        while True:
+            if d < 0:  # a new iteration, one ply deeper
+                if nodes >= budget or self.depth >= self.max_iter:
+                    self._finish(d, nodes)
+                    return True
+                d = 0
+                idx[0] = 0
+                lo[0], hi[0] = -INF, INF
+                val[0] = -INF if ismax[0] else INF
+                arg[0] = None
+                rem[0] = self.depth + self._skip
+                self._cut = False
+            la = acts[d]
+            i = idx[d]
+            if i < len(la) and lo[d] < hi[d]:
+                if nodes >= budget or nodes >= stop:
+                    if nodes >= budget:
+                        self._finish(d, nodes)
+                        return True
+                    self._d, self.nodes = d, nodes
+                    return False
+                a = la[i]
+                idx[d] = i + 1
+                do(a)
+                nodes += 1
+                r = g.result()
+                left = rem[d] - 1 if len(la) > 1 else rem[d]  # a forced action is free
+                if r is not None:
+                    v = _terminal(r, me, d + 1)
+                elif secret and g.hidden():
+                    # the actions here are answered unseen (a sealed bid): no line of play
+                    # through them means anything, so this node is a leaf, valued once
+                    v = evaluate(g, me)
+                    nodes += 1
+                    idx[d] = len(la)
+                elif left <= 0 or d + 1 >= top:
+                    v = evaluate(g, me)
+                    nodes += 1
+                    self._cut = True
+                else:  # open the child frame
+                    d += 1
+                    if d == len(acts):
+                        self._grow()
+                    child = g.legal()
+                    if order is not None:
+                        child = order(g, child)
+                    k = killer[d]
+                    if k is not None and k != child[0] and k in child:
+                        i = child.index(k)  # to the front, in place
+                        child[i] = child[0]
+                        child[0] = k
+                    acts[d] = child
+                    idx[d] = 0
+                    lo[d], hi[d] = lo[d - 1], hi[d - 1]
+                    m = g.to_move == me
+                    ismax[d] = m
+                    val[d] = -INF if m else INF
+                    arg[d] = None
+                    rem[d] = left
+                    continue
+                g.undo()
+            else:  # frame d is finished: its value goes to its parent
+                v = val[d]
+                if d == 0:
+                    self._iteration_done(v, arg[0])
+                    if self.done:
+                        self._d, self.nodes = -1, nodes
+                        return True
+                    d = -1
+                    continue
+                acts[d] = None
+                d -= 1
+                a = acts[d][idx[d] - 1]
+                g.undo()
+            # back up v, the value of action a, into frame d
+            if ismax[d]:
+                if v > val[d]:
+                    val[d], arg[d] = v, a
+                    if v > lo[d]:
+                        lo[d] = v
+                        if v >= hi[d]:
+                            killer[d] = a
+            elif v < val[d]:
+                val[d], arg[d] = v, a
+                if v < hi[d]:
+                    hi[d] = v
+                    if v <= lo[d]:
+                        killer[d] = a
+
+    def _grow(self):
+        for frame in (self._acts, self._arg, self._killer):
+            frame.append(None)
+        for frame in (self._idx, self._lo, self._hi, self._val, self._rem):
+            frame.append(0)
+        self._max.append(False)
+
+    def _iteration_done(self, v, a):
+        self.depth += self._skip
+        self._skip = 1
+        self.value = v
+        if a is not None:
+            self.best = a
+            root = self._acts[0]
+            if root[0] != a:  # first in the next iteration, the others keep their order
+                root.remove(a)
+                root.insert(0, a)
+        if (not self._cut or v >= WIN - MAX_DEPTH or v <= MAX_DEPTH - WIN
+                or self.depth >= self.max_iter):
+            self.done = True
+
+    def _finish(self, d, nodes):
+        """Out of budget: unwind to the root.  A half-done iteration's best root action is
+        kept (its first action is the previous best, so any other one found beat it); before
+        any iteration is done, the best found so far at the first choice on the line being
+        searched (the frames before it being forced) gives the value."""
+        g = self.g
+        acts, arg = self._acts, self._arg
+        k = 0
+        if self.depth == 0:
+            while k < d and len(acts[k]) == 1:
+                k += 1
+        if d >= 0 and arg[k] is not None:
+            if k == 0:
+                self.best = arg[0]
+            self.value = self._val[k]
+        while d > 0:
+            acts[d] = None
+            g.undo()
+            d -= 1
+        if self.best is None and self.depth == 0 and acts[0]:
+            self.best = acts[0][0]
+        self._d, self.nodes, self.done = -1, nodes, True
+
+
+def _terminal(r, me, ply):
+    w = r[0]
+    if w is None:
+        return 0
+    return WIN - ply if w == me else ply - WIN
+
+
+class Simultaneous:
+    """A choice made at the same time as the other player's (see the module text): rows are
+    my actions, columns the other player's; each cell is valued by a short Search, then the
+    matrix game is solved by fictitious play and my action is drawn from the result.
+
+    g is positioned where the first of the two actions is chosen; mine_first says whose it
+    is (mine: the other chooses without seeing it; theirs: it was hidden from me and undone)."""
+
+    def __init__(self, g, me, ai, nodes, rng, mine_first):
+        self.g, self.me, self.ai, self.rng = g, me, ai, rng
+        self.mine_first = mine_first
+        first = g.legal()
+        g.play(first[0])
+        second = g.legal()
+        g.undo()
+        self.rows, self.cols = (first, second) if mine_first else (second, first)
+        n = len(self.rows) * len(self.cols)
+        self.cell_budget = nodes // n if nodes >= 2 * n else 2
+        self.pay = [0] * n
+        self.cell = 0
+        self.sub = None
+        self.nodes = 0
+        self.best = None
+        self.value = 0
+        self.mix = None  # my mixed strategy: a weight per row (they sum to ROUNDS)
+        self.done = False
+
+    def step(self, work=64):
+        if self.done:
+            return True
+        g, n = self.g, len(self.pay)
+        while work > 0:
+            if self.sub is None:
+                if self.cell == n:
+                    self._solve()
+                    self.done = True
+                    return True
+                i, j = divmod(self.cell, len(self.cols))
+                if self.mine_first:
+                    g.play(self.rows[i])
+                    g.play(self.cols[j])
+                else:
+                    g.play(self.cols[j])
+                    g.play(self.rows[i])
+                self.nodes += 2
+                work -= 2
+                self.sub = Search(g, self.me, self.ai, self.cell_budget, value_only=True,
+                                  max_depth=1)
+            sub = self.sub
+            before = sub.nodes
+            finished = sub.step(work if work > 0 else 1)
+            work -= sub.nodes - before
+            self.nodes += sub.nodes - before
+            if finished:
+                v = sub.value
+                self.pay[self.cell] = _CLAMP if v > _CLAMP else -_CLAMP if v < -_CLAMP else v
+                g.undo()
+                g.undo()
+                self.sub = None
+                self.cell += 1
+        return False
+
+    def _solve(self):
+        self.mix = mine = mixed(self.pay, len(self.rows), len(self.cols))
+        pick = self.rng.below(ROUNDS)
+        for i in range(len(mine)):
+            pick -= mine[i]
+            if pick < 0:
+                break
+        self.best = self.rows[i]
+
+
+def mixed(pay, nr, nc):
+    """An approximate optimal mixed strategy of the row player (who maximises) in the
+    zero-sum matrix game pay[i * nc + j], by fictitious play: each side in turn answers the
+    other's empirical mixture.  Returns how often each row was the answer: weights that add
+    up to ROUNDS."""
+    mine = [0] * nr
+    gain = [0] * nr  # each row's payoff against the columns played so far
+    loss = [0] * nc  # each column's payoff (to me) against the rows played so far
+    r, worst = 0, -INF  # start from my maximin row
+    for i in range(nr):
+        w = min(pay[i * nc:i * nc + nc])
+        if w > worst:
+            r, worst = i, w
+    for _ in range(ROUNDS):
+        mine[r] += 1
+        base = r * nc
+        c = 0
+        for j in range(nc):
+            loss[j] += pay[base + j]
+            if loss[j] < loss[c]:
+                c = j
+        r = 0
+        for i in range(nr):
+            gain[i] += pay[i * nc + c]
+            if gain[i] > gain[r]:
+                r = i
+    return mine
+
+
+def start(game, p, ai, level=DEFAULT, seed=1, nodes=None):
+    """Begin choosing an action for player p in game (the game itself is never changed nor
+    read beyond game.view_for(p)).  Returns an object with step(work) -> True when done, and
+    then `best`; level is "easy", "normal" or "hard", or nodes gives the budget directly."""
+    if nodes is None:
+        nodes = budget(ai, level)
+    rng = Rng(seed)
+    g = game.view_for(p)
+    if g.to_move != p:
+        raise ValueError("player %r is not to act" % (p,))
+    if type(g).hidden is not _Game.hidden:  # a game with secrets
+        k = g.hidden()
+        if k > 1:
+            raise ValueError("%d hidden actions: only one is handled" % k)
+        if k:  # the other player's last action is secret: undo it and try every alternative
+            g.undo()
+            return Simultaneous(g, p, ai, nodes, rng, False)
+        acts = g.legal()
+        g.play(acts[0])
+        k = g.hidden()
+        g.undo()
+        if k and len(acts) > 1:  # mine will be secret when the other player answers it
+            return Simultaneous(g, p, ai, nodes, rng, True)
+    return Search(g, p, ai, nodes, rng)
+
+
+def choose(game, p, ai, level=DEFAULT, seed=1, nodes=None):
+    """The action the device plays for p: start() run to the end at once."""
+    s = start(game, p, ai, level, seed, nodes)
+    while not s.step(1000):
+        pass
+    return s.best

@@ -1,0 +1,104 @@
+"""Helpers for the end-to-end tests: a virtual board running the real firmware, its serial
+port through pyserial, and a mirror of the game that knows which buttons make an action."""
+import json
+import os
+import queue
+import sys
+import threading
+import time
+
+import serial
+
+from runtimes import ROOT
+from stonegrid import build
+from stonegrid.sim import spawn
+
+sys.path.insert(0, os.path.join(ROOT, "firmware"))
+
+
+def install(flash, settings=None):
+    """The firmware as `stonegrid flash` builds it (compiled), in the flash root."""
+    build.write_tree(build.build(), str(flash))
+    with open(os.path.join(ROOT, "hardware", "unix.json"), "rb") as f:
+        build.write_tree({"board.json": f.read()}, str(flash))
+    if settings is not None:
+        with open(os.path.join(str(flash), "settings.json"), "w") as f:
+            json.dump(settings, f)
+
+
+class Serial:
+    """The board's USB serial through pyserial, lines gathered by a thread."""
+
+    def __init__(self, path):
+        self.port = serial.Serial(path, 115200, timeout=0.1)
+        self.lines = queue.Queue()
+        self.seen = []
+        self._stop = False
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self):
+        pending = b""
+        while not self._stop:
+            try:
+                chunk = self.port.read(65536)
+            except (serial.SerialException, OSError, TypeError):
+                time.sleep(0.05)
+                continue
+            pending += chunk
+            while b"\n" in pending:
+                raw, pending = pending.split(b"\n", 1)
+                text = raw.decode("utf-8", "replace").strip()
+                try:
+                    obj = json.loads(text)
+                except ValueError:
+                    obj = None
+                if isinstance(obj, dict):
+                    self.lines.put(obj)
+
+    def send(self, obj):
+        line = obj if isinstance(obj, (bytes, bytearray)) else (json.dumps(obj) + "\n").encode()
+        self.port.write(line)
+        self.port.flush()
+
+    def wait(self, pred, timeout=20):
+        """The first line (a dict) for which pred holds; earlier ones are kept in .seen."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError("no matching line from the board in %gs; last: %s"
+                                     % (timeout, self.seen[-5:]))
+            try:
+                obj = self.lines.get(timeout=left)
+            except queue.Empty:
+                continue
+            self.seen.append(obj)
+            if pred(obj):
+                return obj
+
+    def ask(self, cmd, timeout=20):
+        """Send a command, return the reply of type t=state/ok/error/hello."""
+        self.send(cmd)
+        want = {"state": "state", "hello": "hello"}.get(cmd["cmd"])
+        return self.wait(lambda o: o.get("t") == want if want else o.get("t") in (
+            "ok", "error"), timeout)
+
+    def close(self):
+        self._stop = True
+        self._thread.join(2)
+        self.port.close()
+
+
+class Board:
+    """A started virtual board with the firmware: .sim (SimProcess), .client, .serial."""
+
+    def __init__(self, flash, settings=None, heap=None):
+        install(flash, settings)
+        self.sim = spawn(flash, heap=heap)
+        self.client = self.sim.client
+        self.serial = Serial(self.sim.serial)
+
+    def close(self):
+        self.serial.close()
+        self.sim.stop()

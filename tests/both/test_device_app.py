@@ -1,0 +1,140 @@
+"""The device opponent inside the app (firmware/app): levels chosen on the Setup screen,
+thinking in slices on the Play screen, device against device as a demo; both runtimes."""
+import time
+
+from app import core, journal, link
+from app.session import PLAYERS, Session, level
+
+from helpers import raises, remove_tree, scratch_dir
+
+
+class Clock:
+    """time.ticks_* for CPython (the app uses MicroPython's names); real time elsewhere."""
+
+    def __init__(self):
+        self.t = 0
+
+    def ticks_ms(self):
+        self.t += 1
+        return self.t
+
+    def ticks_add(self, a, b):
+        return a + b
+
+    def ticks_diff(self, a, b):
+        return a - b
+
+
+class Board:
+    width = height = 16
+
+    def show(self, frame):
+        pass
+
+    def poll(self):
+        return None
+
+    def held(self, name):
+        return False
+
+
+def run_app(fn):
+    """fn(app, sent) with the journal in a scratch folder, the serial link captured and,
+    under CPython, a clock for the app."""
+    sent = []
+    saved = (link.send, core.time, core.DEVICE_DELAY_MS, journal.PATH)
+    link.send = sent.append
+    if not hasattr(time, "ticks_ms"):
+        core.time = Clock()
+    core.DEVICE_DELAY_MS = 0
+    folder = scratch_dir("device-app")
+    journal.PATH = folder + "/journal.jsonl"
+    try:
+        fn(core.App(Board()), sent)
+    finally:
+        link.send, core.time, core.DEVICE_DELAY_MS, journal.PATH = saved
+        remove_tree(folder)
+
+
+def test_player_values_and_levels():
+    assert PLAYERS == ("human", "device:easy", "device:normal", "device:hard")
+    assert [level(p) for p in PLAYERS] == [None, "easy", "normal", "hard"]
+    assert level("device") == "normal"  # records written before the levels existed
+    raises(ValueError, Session, "morris", {}, ("human", "robot"))
+
+
+def test_setup_offers_the_levels_for_each_side():
+    def go(app, sent):
+        s = core.Setup(app, "morris")
+        assert (s.values["P1"], s.values["P2"]) == ("human", "device:normal")
+        seen = []
+        for _ in range(4):
+            s.handle("right", "press", 0)
+            seen.append(s.values["P1"])
+        assert seen == ["device:easy", "device:normal", "device:hard", "human"]
+        s.handle("left", "press", 0)
+        s.handle("down", "press", 0)
+        s.handle("left", "press", 0)  # P2: normal -> easy
+        assert (s.values["P1"], s.values["P2"]) == ("device:hard", "device:easy")
+        s.handle("ok", "press", 0)
+        assert isinstance(app.screen, core.Play)
+        assert app.screen.session.players == ("device:hard", "device:easy")
+        assert '"device:hard"' in sent[0] and '"device:easy"' in sent[0]  # the game record
+        assert core.Setup(app, "morris", players=("device", "human")).values["P1"] == \
+            "device:normal"
+    run_app(go)
+
+
+def test_device_against_device_plays_a_whole_game():
+    def go(app, sent):
+        app.start(Session("morris", {}, ("device:easy", "device:easy")))
+        play, g = app.screen, app.screen.session.game
+        ticks = 0
+        while g.result() is None and ticks < 20000:
+            play.tick(core.time.ticks_ms())
+            ticks += 1
+        assert g.result() is not None
+        acts = [line for line in sent if '"act"' in line]
+        assert len(acts) == len(g.actions()) and '"end"' in sent[-1]
+    run_app(go)
+
+
+def test_the_device_thinks_in_slices():
+    def go(app, sent):
+        app.start(Session("morris", {}, ("human", "device:hard")))
+        play, g = app.screen, app.screen.session.game
+        play.tick(core.time.ticks_ms())
+        assert play.thinker is None  # the human's turn: nothing to think about
+        app.play(g.parse("d6"))
+        passes = 0
+        while len(g.actions()) == 1:
+            play.tick(core.time.ticks_ms())
+            passes += 1
+            if len(g.actions()) == 1:
+                assert play.thinking() or play.thinker.done
+        assert passes > 10 and g.to_move == 0 and play.thinker is None
+        app.play(g.parse("a1"))
+        play.tick(core.time.ticks_ms())
+        assert play.thinking()
+        app.command({"cmd": "undo"})  # taken back over the serial link: think again
+        assert play.thinker is None and len(g.actions()) == 2
+
+    saved = core.THINK_MS
+    core.THINK_MS = 0  # one step of the search per pass of the main loop
+    try:
+        run_app(go)
+    finally:
+        core.THINK_MS = saved
+
+
+def test_rhombus_device_bids_blind_in_the_app():
+    def go(app, sent):
+        app.start(Session("rhombus", {}, ("human", "device:easy")))
+        play, g = app.screen, app.screen.session.game
+        app.play(g.parse("bid3"))  # Black's bid: secret, not on the link yet
+        assert not [line for line in sent if '"act"' in line]
+        while g.bidding():
+            play.tick(core.time.ticks_ms())
+        acts = [line for line in sent if '"act"' in line]
+        assert len(acts) == 2  # both bids revealed together
+    run_app(go)

@@ -1,0 +1,215 @@
+"""The real firmware on the virtual board (the MicroPython unix port behind a pty): whole games
+from button presses against the device, frames checked against the views, the serial protocol
+under garbage, and power cuts."""
+import json
+import os
+import random
+import time
+
+import pytest
+
+import hal
+from boardkit import Board
+from shared_rules import load
+from views import load as load_view
+from views import palette
+from views.canvas import Canvas, dim
+
+SCALE = hal.scale_table(json.load(open(os.path.join(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))), "hardware", "unix.json")))["brightness_cap"])
+
+
+@pytest.fixture()
+def board(tmp_path):
+    b = Board(tmp_path / "flash", settings={"device_delay_ms": 0})
+    b.serial.ask({"cmd": "hello"})
+    yield b
+    b.close()
+
+
+class Mirror:
+    """The game as the host knows it from the record lines, with a view state that the same
+    presses keep equal to the device's."""
+
+    def __init__(self, header):
+        self.game_id = header["game"]
+        self.game = load(self.game_id).Game(**dict(
+            (k, tuple(v) if isinstance(v, list) else v) for k, v in header["options"].items()))
+        self.view = load_view(self.game_id)
+        self.ui = self.view.new_ui(self.game)
+        self.ui.colours = palette.stones(self.game_id, "safe")
+        self.players = header["players"]
+        self.canvas = Canvas()
+        self.view.render(self.game, self.ui, self.canvas, 0)
+
+    def human_to_move(self):
+        p = self.game.to_move
+        return p is not None and self.players[p] == "human"
+
+    def apply(self, rec):
+        g = self.game
+        if rec["ply"] <= len(g.actions()):  # our own action, already played here
+            assert g.text(g.actions()[rec["ply"] - 1]) == rec["n"], rec
+            return
+        assert rec["ply"] == len(g.actions()) + 1, rec
+        g.play(rec["n"])
+        self.view.sync(g, self.ui)
+        self.view.render(g, self.ui, self.canvas, 0)  # animations start here, as on the board
+
+    def frames(self):
+        """What the board may show now: each blink phase, long after any animation."""
+        out = []
+        for now in (10 ** 7, 10 ** 7 + 400):
+            self.view.render(self.game, self.ui, self.canvas, now)
+            out.append(bytes(SCALE[v] for v in self.canvas.buf))
+        return out
+
+
+def start_from_menu(b, game_id):
+    """Menu -> the game -> setup (human vs device by default) -> OK, all by buttons."""
+    b.serial.send({"cmd": "menu"})
+    games = b.serial.ask({"cmd": "hello"})["games"]
+    for _ in range(games.index(game_id)):
+        b.client.press("right")
+    b.client.press("ok")
+    b.client.press("ok")
+    return b.serial.wait(lambda o: o.get("t") == "game")
+
+
+def play_out(b, header, rng, check_frames=True, max_plies=3000):
+    m = Mirror(header)
+    assert m.players[0] == "human" and m.players[1].startswith("device")
+    checked = 0
+    for _ in range(max_plies):
+        if m.game.result() is not None:
+            break
+        if m.human_to_move():
+            if check_frames:  # the board shows exactly what the view draws for this state
+                want = m.frames()
+                try:
+                    b.client.wait_until(lambda f: f.rgb in want, timeout=8)
+                except Exception:
+                    f = b.client.frame()
+                    raise AssertionError("after %s the board shows %s" % (
+                        m.game.turns()[-2:], [[(i // 3 % 16, i // 3 // 16, f.rgb[i:i + 3].hex(),
+                                               w[i:i + 3].hex()) for i in range(0, 768, 3)
+                                              if f.rgb[i:i + 3] != w[i:i + 3]][:6] for w in want]))
+                checked += 1
+            acts = m.game.legal()
+            a = acts[rng.randrange(len(acts))]
+            for button, kind in m.view.keys_for(m.game, m.ui, a):
+                b.client.press(button, long=kind == "long")
+                got = m.view.handle(m.game, m.ui, button, kind, 0)
+            assert got == a
+            m.game.play(a)
+            m.view.sync(m.game, m.ui)
+            m.view.render(m.game, m.ui, m.canvas, 0)
+            if m.game.hidden():
+                continue  # a secret bid: its record comes with the reply
+        rec = b.serial.wait(lambda o: o.get("t") in ("act", "end", "error"), timeout=30)
+        assert rec["t"] != "error", rec
+        if rec["t"] == "act":
+            m.apply(rec)
+    end = b.serial.wait(lambda o: o.get("t") == "end", timeout=30)
+    assert m.game.result() == (end["winner"], end["reason"])
+    return m, checked
+
+
+def test_full_morris_game_from_buttons_against_the_device(board):
+    header = start_from_menu(board, "morris")
+    m, checked = play_out(board, header, random.Random(1))
+    assert checked > 5
+    state = board.serial.ask({"cmd": "state"})
+    assert state["result"] == list(m.game.result()) and state["turns"] == m.game.turns()
+    # The end: the corner shows the winner's colour on the board frames.
+    winner = m.game.result()[0]
+    if winner is not None:
+        want = tuple(SCALE[v] for v in m.ui.colours[winner].to_bytes(3, "big"))
+        board.client.wait_until(lambda f: f.pixel(14, 14) == want, timeout=5)
+
+
+@pytest.mark.parametrize("game_id", ["gipf", "mixtour", "rhombus"])
+def test_full_game_of_each_from_buttons(board, game_id):
+    header = start_from_menu(board, game_id)
+    play_out(board, header, random.Random(2))
+
+
+def test_morris_key_moments_pixel_by_pixel(board):
+    """Cursor, hint, the removal step and the corner, on the board's own frames."""
+    board.serial.send({"cmd": "new", "game": "morris", "players": ["human", "human"]})
+    board.serial.wait(lambda o: o.get("t") == "game")
+    c0, c1 = palette.SAFE
+
+    def px(rgb):
+        return tuple(SCALE[v] for v in rgb.to_bytes(3, "big"))
+
+    d6 = load_view("morris").XY[load("morris").POINTS.index("d6")]
+    board.client.wait_until(lambda f: f.pixel(*d6) == px(palette.CURSOR))  # cursor blinks on
+    board.client.wait_until(lambda f: f.pixel(*d6) != px(palette.CURSOR))  # ... and off
+    f = board.client.wait_until(lambda f: f.pixel(8, 15) == px(c0) and f.pixel(14, 14) == px(c0))
+    assert f.pixel(9, 15) == (0, 0, 0) and f.pixel(15, 8) == px(c1)  # 9 stones in each hand
+    assert f.pixel(0, 0) == px(dim(c0, 1, 3))  # a7 hinted: an empty point where Red may place
+    for move in ("a1", "b2", "d1", "d2"):
+        board.serial.send({"cmd": "play", "action": move})
+        board.serial.wait(lambda o: o.get("t") == "act" and o.get("n") == move)
+    board.serial.send({"cmd": "play", "action": "g1"})  # a mill: Red owes a removal
+    board.serial.wait(lambda o: o.get("n") == "g1")
+    board.client.wait_until(lambda f: f.pixel(14, 14) == px(palette.CURSOR))  # corner blinks
+    b2 = load_view("morris").XY[load("morris").POINTS.index("b2")]
+    board.client.wait_until(lambda f: f.pixel(*b2) == px(c1))
+    board.client.wait_until(lambda f: f.pixel(*b2) != px(c1))  # the stone that may go flickers
+
+
+def test_serial_survives_garbage(board):
+    rng = random.Random(7)
+    board.serial.send({"cmd": "new", "game": "morris", "players": ["human", "human"]})
+    board.serial.wait(lambda o: o.get("t") == "game")
+    alphabet = bytes(b for b in range(256) if b not in (3, 10))  # 0x03 is Ctrl-C: the REPL's
+    lines = []
+    for i in range(10000):
+        kind = i % 5
+        if kind == 0:
+            line = bytes(rng.choice(alphabet) for _ in range(rng.randrange(1, 60)))
+        elif kind == 1:
+            line = json.dumps({"cmd": rng.choice(["play", "undo", "new", "zap", 7]),
+                               "action": rng.choice(["z9", 3.5, None, "a1-a1", []])}).encode()
+        elif kind == 2:
+            line = b'{"cmd": "play", "action": "a'  # half a line
+        elif kind == 3:
+            line = json.dumps([1, 2, {"cmd": "state"}]).encode()
+        else:
+            line = b"\xff\xfe" + bytes(rng.randrange(256) for _ in range(20)).replace(
+                b"\x03", b"").replace(b"\n", b"")
+        lines.append(line)
+    lines.append(b"x" * 20000)  # a huge line
+    before = board.serial.ask({"cmd": "state"})
+    board.serial.send(b"\n".join(lines) + b"\n")
+    state = board.serial.ask({"cmd": "state"}, timeout=240)
+    assert state["position"] == before["position"] and state["ply"] == before["ply"]
+    errors = [o for o in board.serial.seen if o.get("t") == "error"]
+    assert any("too long" in e["error"] for e in errors)
+    board.serial.send({"cmd": "play", "action": "d7"})
+    board.serial.wait(lambda o: o.get("t") == "act" and o.get("n") == "d7")
+
+
+def test_power_cut_resumes_the_same_position(board):
+    rng = random.Random(11)
+    board.serial.send({"cmd": "new", "game": "morris", "players": ["human", "human"]})
+    board.serial.wait(lambda o: o.get("t") == "game")
+    for cut in range(4):
+        for _ in range(rng.randrange(3, 25)):
+            state = board.serial.ask({"cmd": "state"})
+            if not state["legal"]:
+                break
+            board.serial.send({"cmd": "play", "action": rng.choice(state["legal"])})
+            board.serial.wait(lambda o: o.get("t") in ("act", "error"))
+        before = board.serial.ask({"cmd": "state"})
+        boots = board.client.status()["boots"]
+        board.client.kill()  # kill -9 of the MicroPython process
+        board.client.wait("boots", above=boots, timeout=30)
+        board.serial.wait(lambda o: o.get("t") == "resumed", timeout=30)
+        after = board.serial.ask({"cmd": "state"})
+        for key in ("game", "options", "players", "ply", "position", "turns", "to_move"):
+            assert after[key] == before[key], key
+        if after["result"] is not None:
+            break

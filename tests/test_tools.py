@@ -1,0 +1,166 @@
+"""The `stonegrid` host tools end to end against the virtual board, with the real mpremote,
+pyserial and micropython: flash, logs, replay."""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from boardkit import Serial
+from runtimes import ROOT
+from stonegrid.sim import spawn
+
+STONEGRID = [sys.executable, "-m", "stonegrid.cli"]
+
+
+def run(*args, timeout=120, **kw):
+    return subprocess.run(STONEGRID + list(args), capture_output=True, text=True,
+                          timeout=timeout, **kw)
+
+
+@pytest.fixture()
+def sim(tmp_path):
+    """A virtual board with an empty flash (nothing installed yet)."""
+    s = spawn(tmp_path / "flash")
+    yield s
+    s.stop()
+
+
+def hello(sim, timeout=30):
+    ser = Serial(sim.serial)
+    try:
+        ser.send({"cmd": "hello"})
+        return ser.wait(lambda o: o.get("t") == "hello", timeout)
+    finally:
+        ser.close()
+
+
+def test_flash_sends_only_what_changed_and_the_app_runs(sim, tmp_path):
+    first = run("flash", "--port", sim.serial, "--board", "unix")
+    assert first.returncode == 0, first.stderr
+    assert "sent 32 files" in first.stdout or "sent" in first.stdout
+    flash = tmp_path / "flash"
+    assert (flash / "fw" / "current").read_text() == "a"
+    assert (flash / "fw" / "a" / "app" / "core.mpy").exists()
+    assert not (flash / "fw" / "a" / "app" / "core.py").exists()  # compiled
+    assert hello(sim)["games"] == ["morris", "gipf", "mixtour", "rhombus"]
+    again = run("flash", "--port", sim.serial, "--board", "unix")
+    assert "sent 0 files (0 bytes)" in again.stdout, again.stdout
+    assert hello(sim)["fw"]  # and the app runs again
+
+
+def test_flash_of_a_changed_and_a_removed_file(sim, tmp_path):
+    tree = tmp_path / "tree"
+    shutil.copytree(ROOT, tree, ignore=shutil.ignore_patterns(".venv", ".git", "__pycache__",
+                                                              "*.egg-info", ".pytest_cache"))
+    env = dict(os.environ, STONEGRID_ROOT=str(tree))
+    assert run("flash", "--port", sim.serial, env=env).returncode == 0
+    with open(tree / "shared_rules" / "record.py", "a") as f:
+        f.write("\nCHANGED = 1\n")  # code: a comment alone compiles to the same .mpy
+    os.remove(tree / "firmware" / "hal" / "cosmic.py")
+    dry = run("flash", "--port", sim.serial, "--dry-run", env=env)
+    assert "would send shared_rules/record.mpy" in dry.stdout and "would send 1 files" in dry.stdout
+    out = run("flash", "--port", sim.serial, env=env)
+    assert "sent 1 files" in out.stdout and "1 removed" in out.stdout, out.stdout
+    slot = (tmp_path / "flash" / "fw" / "current").read_text()
+    assert slot == "b" and not (tmp_path / "flash" / "fw" / "b" / "hal" / "cosmic.mpy").exists()
+    assert hello(sim)["games"]
+
+
+def test_interrupted_flash_still_boots(sim, tmp_path):
+    assert run("flash", "--port", sim.serial).returncode == 0
+    tree = tmp_path / "tree"
+    shutil.copytree(ROOT, tree, ignore=shutil.ignore_patterns(".venv", ".git", "__pycache__",
+                                                              "*.egg-info", ".pytest_cache"))
+    with open(tree / "firmware" / "app" / "core.py", "a") as f:  # a big change: a slow copy
+        f.write("\n_PAD = (\n" + '    "%s"\n' % ("x" * 70) * 3000 + ")\n")
+    env = dict(os.environ, STONEGRID_ROOT=str(tree))
+    proc = subprocess.Popen(STONEGRID + ["flash", "--port", sim.serial], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    sending = tmp_path / "flash" / "fw" / "b" / "app" / "core.mpy"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not sending.exists():
+        time.sleep(0.005)
+    assert sending.exists(), "the flash never started sending"
+    proc.send_signal(signal.SIGKILL)  # in the middle of the copy
+    proc.wait()
+    assert sending.stat().st_size < 200000  # cut short
+    assert (tmp_path / "flash" / "fw" / "current").read_text() == "a"
+    sim.client.restart()
+    assert hello(sim)["games"]
+
+
+def test_logs_capture_replay_export_and_back(sim, tmp_path):
+    assert run("flash", "--port", sim.serial).returncode == 0
+    out = tmp_path / "logs"
+    logs = subprocess.Popen(STONEGRID + ["logs", "--port", sim.serial, "--out", str(out),
+                                         "--follow"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    time.sleep(2)
+    import serial
+    with serial.Serial(sim.serial, 115200) as port:  # write only: `logs` reads the port
+
+        def send(cmd):
+            port.write((json.dumps(cmd) + "\n").encode())
+            port.flush()
+            time.sleep(0.3)
+
+        send({"cmd": "new", "game": "morris", "players": ["human", "human"]})
+        for move in ("d7", "a1", "d6", "a4", "d5", "xa1", "g1", "b2"):
+            send({"cmd": "play", "action": move})
+        send({"cmd": "undo"})
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            files = list(out.glob("*-morris.jsonl"))
+            if files and '"undo"' in files[0].read_text():
+                break
+            time.sleep(0.2)
+    time.sleep(1)
+    logs.send_signal(signal.SIGTERM)
+    stdout, stderr = logs.communicate(timeout=20)
+    assert "d5" in stdout and "xa1" in stdout, stdout
+    [path] = list(out.glob("*-morris.jsonl"))
+    check = run("replay", str(path), "--to", "7", "--export", str(tmp_path / "game.txt"))
+    assert check.returncode == 0, check.stderr
+    text = (tmp_path / "game.txt").read_text()
+    assert "1. d7 2. a1 3. d6 4. a4 5. d5xa1 6. g1 *" in text
+    back = run("replay", str(tmp_path / "game.txt"), "--to", "7")
+    assert back.returncode == 0 and "ply 7/7  g1" in back.stdout, back.stdout[-200:]
+    gif = run("replay", str(path), "--gif", str(tmp_path / "game.gif"))
+    assert gif.returncode == 0 and (tmp_path / "game.gif").read_bytes()[:6] == b"GIF89a"
+    on_board = run("replay", str(path), "--device", "--port", sim.serial)
+    assert on_board.returncode == 0, on_board.stderr
+    frame = sim.client.wait_until(lambda f: len(f.lit()) > 20)
+    assert frame is not None
+
+
+@pytest.mark.parametrize("damage,why", [
+    (lambda ls: ls[:2] + [ls[2][:15]], "line 3: not JSON"),
+    (lambda ls: ls[:2] + [json.dumps(dict(json.loads(ls[2]), n="d7"))], "line 3: d7 is not legal"),
+    (lambda ls: [json.dumps(dict(json.loads(ls[0]), game="chess"))] + ls[1:], "line 1: unknown game"),
+    (lambda ls: ls[:1] + [json.dumps(dict(json.loads(ls[1]), v=2))], "line 2: format version 2"),
+])
+def test_replay_of_broken_logs_says_which_line(tmp_path, damage, why):
+    lines = [json.dumps({"t": "game", "v": 1, "game": "morris", "options": {},
+                         "players": ["human", "human"], "fw": "t"}),
+             json.dumps({"t": "act", "v": 1, "ply": 1, "p": 0, "a": 5, "n": "d7"}),
+             json.dumps({"t": "act", "v": 1, "ply": 2, "p": 1, "a": 0, "n": "a1"})]
+    path = tmp_path / "bad.jsonl"
+    path.write_text("\n".join(damage(lines)) + "\n")
+    out = run("replay", str(path), "--to", "0")
+    assert out.returncode != 0 and why in out.stderr and "Traceback" not in out.stderr, out.stderr
+    path.write_bytes(b"\x00\xff\xfe binary\n")
+    out = run("replay", str(path))
+    assert out.returncode != 0 and "line 1: not UTF-8" in out.stderr
+
+
+def test_cli_errors_are_clean(tmp_path):
+    for args in (["flash", "--port", str(tmp_path / "nope")], ["replay", str(tmp_path / "x")],
+                 ["flash", "--board", "toaster", "--port", "x"], ["logs", "--bogus"]):
+        out = run(*args, timeout=30)
+        assert out.returncode != 0 and "Traceback" not in out.stderr, (args, out.stderr)
+        assert "error" in out.stderr, (args, out.stderr)
