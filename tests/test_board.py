@@ -119,7 +119,7 @@ def test_full_morris_game_from_buttons_against_the_device(board):
     header = start_from_menu(board, "morris")
     m, checked = play_out(board, header, random.Random(1))
     assert checked > 5
-    state = board.serial.ask({"cmd": "state"})
+    state = board.serial.ask({"cmd": "state", "turns": True})
     assert state["result"] == list(m.game.result()) and state["turns"] == m.game.turns()
     # The end: the corner shows the winner's colour on the board frames.
     winner = m.game.result()[0]
@@ -203,12 +203,12 @@ def test_power_cut_resumes_the_same_position(board):
                 break
             board.serial.send({"cmd": "play", "action": rng.choice(state["legal"])})
             board.serial.wait(lambda o: o.get("t") in ("act", "error"))
-        before = board.serial.ask({"cmd": "state"})
+        before = board.serial.ask({"cmd": "state", "turns": True})
         boots = board.client.status()["boots"]
         board.client.kill()  # kill -9 of the MicroPython process
         board.client.wait("boots", above=boots, timeout=30)
         board.serial.wait(lambda o: o.get("t") == "resumed", timeout=30)
-        after = board.serial.ask({"cmd": "state"})
+        after = board.serial.ask({"cmd": "state", "turns": True})
         for key in ("game", "options", "players", "ply", "position", "turns", "to_move"):
             assert after[key] == before[key], key
         if after["result"] is not None:

@@ -49,6 +49,22 @@ def playable():
     return out
 
 
+def only(game_id):
+    """Forget the other games' rules, views and opponents, so that one game's code is in
+    the heap at a time (a heap of 128 KB holds one game and its opponent, not four)."""
+    import sys
+    for other in GAMES:
+        if other == game_id:
+            continue
+        for package, name in (("shared_rules", other), ("shared_rules", other + "_ai"),
+                              ("views", other)):
+            if sys.modules.pop(package + "." + name, None) is not None:
+                parent = sys.modules.get(package)
+                if parent is not None and hasattr(parent, name):
+                    delattr(parent, name)
+    gc.collect()
+
+
 class Menu:
     """Choose a game: left/right, OK."""
 
@@ -87,6 +103,7 @@ class Setup:
     def __init__(self, app, game_id, options=None, players=("human", "device:normal")):
         self.app = app
         self.game_id = game_id
+        only(game_id)
         view = load_view(game_id)
         players = ["device:normal" if who == "device" else who for who in players]
         self.values = {"P1": players[0], "P2": players[1]}
@@ -338,13 +355,17 @@ class App:
         if name == "hello":
             link.send(self.hello())
         elif name == "state":
-            reply = session.state() if session else {"t": "state", "game": None}
+            gc.collect()  # the reply is the largest thing the link builds
+            reply = session.state(cmd.get("turns") is True) if session else {
+                "t": "state", "game": None}
             reply["screen"] = type(self.screen).__name__.lower()
             link.send(reply)
         elif name == "new":
             game_id = cmd.get("game")
             if game_id not in playable():
                 raise ValueError("no game %r here (games: %s)" % (game_id, ", ".join(playable())))
+            self.screen = Menu(self, game_id)  # let go of the game being played
+            only(game_id)
             options = cmd.get("options") or {}
             if not isinstance(options, dict):
                 raise ValueError("options must be an object")
@@ -394,6 +415,8 @@ class App:
             game_id = cmd.get("game")
             if game_id not in playable():
                 raise ValueError("no game %r here" % (game_id,))
+            self.screen = Menu(self, game_id)
+            only(game_id)
             options = dict((k, tuple(v) if isinstance(v, list) else v)
                            for k, v in (cmd.get("options") or {}).items())
             game = load(game_id).Game(**options)

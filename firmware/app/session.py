@@ -100,11 +100,11 @@ class Session:
         else:
             link.send(line)
 
-    def state(self):
+    def state(self, turns=False):
         g = self.game
         if g.to_move is not None:
             g = g.view_for(g.to_move)  # the serial link is public: no secrets
         return {"t": "state", "game": self.game_id, "options": self.options,
                 "players": list(self.players), "ply": len(g.actions()), "to_move": g.to_move,
                 "position": g.position(), "legal": [g.text(a) for a in g.legal()],
-                "result": g.result(), "turns": g.turns()}
+                "result": g.result(), "turns": g.turns() if turns else None}
