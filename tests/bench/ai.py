@@ -37,6 +37,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, HERE)
 from shared_rules import GAMES, load, search  # noqa: E402
+from rules import smallest  # noqa: E402  (tests/bench/rules.py)
 from shared_rules.search import LEVELS, Rng  # noqa: E402
 
 import rules as rules_bench  # noqa: E402  (tests/bench/rules.py: playouts, OpenSpiel)
@@ -268,17 +269,8 @@ def aiplay(game_id, level, n, heap=None, tree=None, app=False, first=0, repeat=1
 def min_heap(game_id, tree, n, app=False, lo=16, hi=512):
     """Smallest -X heapsize in KB at which every one of n device-vs-device games at the
     default level finishes, each in its own process (games 0..n-1)."""
-    def fits(kb):
-        return all(aiplay(game_id, search.DEFAULT, 1, kb, tree, app, s) for s in range(n))
-    if not fits(hi):
-        return None
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if fits(mid):
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
+    return smallest(lambda kb: all(aiplay(game_id, search.DEFAULT, 1, kb, tree, app, s)
+                                   for s in range(n)), lo, hi)
 
 
 def calibration():
@@ -346,18 +338,8 @@ def speed(games, n, heap_games):
 
 
 def min_heap_random_app(game_id, tree, n):
-    def fits(kb):
-        return all(aiplay(game_id, "random", 1, kb, tree, True, s) for s in range(n))
-    lo, hi = 48, 512
-    if not fits(hi):
-        return None
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if fits(mid):
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
+    return smallest(lambda kb: all(aiplay(game_id, "random", 1, kb, tree, True, s)
+                                   for s in range(n)), 48, 512)
 
 
 def main(argv=None):

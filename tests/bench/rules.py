@@ -60,6 +60,11 @@ def min_heap(game, mpy_dir, games=20, lo=2, hi=1024):
     def fits(kb):
         ok, _ = run([tool("micropython"), "-X", "heapsize=%dk" % kb, "-c", code])
         return bool(ok)
+    return smallest(fits, lo, hi)
+
+
+def smallest(fits, lo, hi):
+    """The smallest KB in lo..hi for which fits(KB) holds (binary search), None if not hi."""
     if not fits(hi):
         return None
     while lo < hi:
