@@ -51,8 +51,11 @@ def playable():
 
 def only(game_id):
     """Forget the other games' rules, views and opponents, so that one game's code is in
-    the heap at a time (a heap of 128 KB holds one game and its opponent, not four)."""
+    the heap at a time (a heap of 128 KB holds one game and its opponent, not four).  Only
+    on the device: on a host the modules are shared with other code (tests, replays)."""
     import sys
+    if sys.implementation.name != "micropython":
+        return
     for other in GAMES:
         if other == game_id:
             continue

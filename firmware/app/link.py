@@ -4,7 +4,8 @@ error line and changes nothing.  The protocol is documented in docs/serial-proto
 import json
 import sys
 
-MAX_LINE = 4096  # longer lines are dropped whole, with an error
+MAX_LINE = 2048  # longer lines are dropped whole, with an error
+_line = bytearray(MAX_LINE)  # made at import, while the heap is still in one piece
 
 
 def send(obj_or_line):
@@ -29,7 +30,7 @@ async def serve(handle):
     stream = asyncio.StreamReader(stdin)
     ready = select.poll()
     ready.register(stdin, select.POLLIN)
-    buf = bytearray(MAX_LINE)  # one buffer for ever: no growing blocks in a small heap
+    buf = _line  # one buffer for ever: no growing blocks in a small heap
     one = bytearray(1)
     n = 0  # bytes of the line so far
     dropped = 0  # bytes of an over-long line being skipped

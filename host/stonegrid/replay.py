@@ -158,8 +158,8 @@ def to_device(header, g, port, timeout=10.0):
     if header.get("start"):
         first["start"] = header["start"]
     commands, chunk = [first], []
-    for text in moves + [None]:  # the board reads lines of up to 4 KB: send the moves in parts
-        if text is None or sum(len(t) + 1 for t in chunk) + len(text) > 2000:
+    for text in moves + [None]:  # the board reads lines of up to 2 KB: send the moves in parts
+        if text is None or sum(len(t) + 1 for t in chunk) + len(text) > 1800:
             commands[-1]["moves"] = " ".join(chunk)
             if text is None:
                 break
