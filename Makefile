@@ -15,6 +15,7 @@ bench: $(VENV)/.installed
 	$(BIN)/python -m pip install -q -e '.[bench]' || echo "open_spiel not installable: benchmarking without it"
 	$(BIN)/python tests/bench/rules.py
 	$(BIN)/python tests/bench/ai.py
+	$(BIN)/python tests/bench/flash.py
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
