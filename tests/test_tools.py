@@ -164,3 +164,16 @@ def test_cli_errors_are_clean(tmp_path):
         out = run(*args, timeout=30)
         assert out.returncode != 0 and "Traceback" not in out.stderr, (args, out.stderr)
         assert "error" in out.stderr, (args, out.stderr)
+
+
+def test_flash_uf2_onto_a_bootsel_drive(tmp_path):
+    drive = tmp_path / "RPI-RP2"
+    drive.mkdir()
+    (drive / "INFO_UF2.TXT").write_text("UF2 Bootloader v3.0\nModel: Raspberry Pi RP2\n")
+    uf2 = tmp_path / "RPI_PICO-v1.29.uf2"
+    uf2.write_bytes(b"UF2\n" + bytes(508))
+    out = run("flash", "--uf2", str(uf2), "--drive", str(drive))
+    assert out.returncode == 0 and (drive / uf2.name).read_bytes() == uf2.read_bytes(), out.stderr
+    (tmp_path / "junk.uf2").write_bytes(b"not a uf2")
+    bad = run("flash", "--uf2", str(tmp_path / "junk.uf2"), "--drive", str(drive))
+    assert bad.returncode == 2 and "not a UF2 file" in bad.stderr

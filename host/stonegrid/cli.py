@@ -65,6 +65,9 @@ def _profile(name):
 
 def _flash(args):
     from stonegrid import device, flash
+    if args.uf2:
+        flash.flash_uf2(args.uf2, port=args.port, drive=args.drive)
+        return 0
     profile = _profile(args.board)
     port = device.choose(args.port)
     plan = flash.flash(port, profile=profile, dry_run=args.dry_run)
@@ -138,6 +141,11 @@ def parser():
                     "or a JSON file")
     fl.add_argument("--dry-run", action="store_true", help="show what would be sent; change "
                     "nothing")
+    fl.add_argument("--uf2", metavar="FILE", help="put MicroPython itself on the board: "
+                    "reboot it into its bootloader (or hold BOOTSEL while plugging it in) and "
+                    "copy this .uf2 file onto the drive that appears")
+    fl.add_argument("--drive", metavar="DIR", help="with --uf2: the mounted BOOTSEL drive "
+                    "(default: found under /media, /run/media, /Volumes, /mnt)")
     fl.set_defaults(run=_flash)
 
     lg = sub.add_parser("logs", help="save the board's game logs, one file per game",

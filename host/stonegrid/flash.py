@@ -227,3 +227,43 @@ def summary(plan, dry_run=False):
     return "flash: %s %d files (%d bytes), %d unchanged, %d removed%s" % (
         verb, len(sent), plan.bytes_to_send(), len(plan.unchanged), len(plan.removed),
         "" if dry_run or not sent else "; verified, slot %s, app restarted" % plan.slot)
+
+
+def find_uf2_drive(roots=("/media", "/run/media", "/Volumes", "/mnt")):
+    """The mounted BOOTSEL drive of an RP2040/RP2350 (RPI-RP2 / RP2350): it holds
+    INFO_UF2.TXT.  None when there is none."""
+    for root in roots:
+        for dirpath, dirnames, filenames in os.walk(root):
+            if "INFO_UF2.TXT" in filenames:
+                return dirpath
+            if dirpath.count(os.sep) - root.count(os.sep) >= 2:
+                dirnames[:] = []  # the drive is at most two levels down (/media/USER/RPI-RP2)
+    return None
+
+
+def flash_uf2(uf2, port=None, drive=None, timeout=30.0, out=print):
+    """Put MicroPython itself on a board: ask a running board into its bootloader (the same as
+    holding BOOTSEL while plugging it in), wait for its drive, copy the .uf2 file there."""
+    import shutil
+    import time
+    with open(uf2, "rb") as f:
+        if f.read(4) != b"UF2\n":
+            raise ValueError("%s is not a UF2 file" % uf2)
+    if drive is None and port:
+        from stonegrid.device import connect
+        t = connect(port)
+        try:
+            t.exec_raw_no_follow("import machine; machine.bootloader()")
+        finally:
+            t.close()
+    deadline = time.monotonic() + timeout
+    while drive is None or not os.path.isfile(os.path.join(drive, "INFO_UF2.TXT")):
+        if time.monotonic() > deadline:
+            raise DeviceError("no BOOTSEL drive (with INFO_UF2.TXT) appeared; hold BOOTSEL "
+                              "while plugging the board in, mount the drive, give --drive")
+        drive = drive or find_uf2_drive()
+        time.sleep(0.5)
+    target = os.path.join(drive, os.path.basename(uf2))
+    shutil.copyfile(uf2, target)
+    out("flash: copied %s to %s; the board restarts with the new MicroPython" % (uf2, drive))
+    return target
