@@ -80,3 +80,16 @@ def remove_tree(path):
         except OSError:
             os.remove(full)
     os.rmdir(path)
+
+
+def assert_scales_to_32(view, g, ui, now=0):
+    """A 32x32 frame of the view is its 16x16 frame with every pixel doubled."""
+    from views.canvas import Canvas
+    small, big = Canvas(), Canvas(32, 32)
+    view.render(g, ui, small, now)
+    view.render(g, ui, big, now)
+    for y in range(32):
+        for x in range(32):
+            i = (y * 32 + x) * 3
+            j = ((y // 2) * 16 + x // 2) * 3
+            assert big.buf[i:i + 3] == small.buf[j:j + 3], (x, y)

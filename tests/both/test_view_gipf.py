@@ -7,7 +7,7 @@ from shared_rules import gipf
 from views import gipf as view
 from views import palette, route
 from views.canvas import Canvas, dim
-from helpers import random_game
+from helpers import assert_scales_to_32, random_game
 
 COLUMNS = (4, 5, 6, 7, 6, 5, 4)  # spots in columns b..h
 SPOTS = [gipf.name(i) for i in range(37)]
@@ -333,14 +333,7 @@ def test_options_for_the_setup_screen():
 def test_scales_to_32x32():
     g = game(white=("c2", "c3", "c4", "c5", "b3", "d3", "e3"), black=("f6",), mover="1")
     ui = view.new_ui(g)
-    small, big = Canvas(), Canvas(32, 32)
-    view.render(g, ui, small, 0)
-    view.render(g, ui, big, 0)
-    for y in range(32):
-        for x in range(32):
-            i = (y * 32 + x) * 3
-            j = ((y // 2) * 16 + x // 2) * 3
-            assert big.buf[i:i + 3] == small.buf[j:j + 3]
+    assert_scales_to_32(view, g, ui)
 
 
 def _choices(g):

@@ -6,7 +6,7 @@ from views import mixtour as view
 from views import palette, route
 from views.canvas import Canvas, dim
 from views import font
-from helpers import random_game
+from helpers import assert_scales_to_32, random_game
 
 # Two recorded games with passes (shared/conformance/mixtour_passes.jsonl): one pass then
 # play on to a win (seed 208634, points_to_win 1), and a double pass (seed 203550, 3 points).
@@ -381,15 +381,8 @@ def test_scales_to_32x32():
     g = lift_position()
     ui = view.new_ui(g)
     press(g, ui, "ok")
-    small, big = Canvas(), Canvas(32, 32)
     for now in (0, 400):
-        view.render(g, ui, small, now)
-        view.render(g, ui, big, now)
-        for y in range(32):
-            for x in range(32):
-                i = (y * 32 + x) * 3
-                j = ((y // 2) * 16 + x // 2) * 3
-                assert big.buf[i:i + 3] == small.buf[j:j + 3]
+        assert_scales_to_32(view, g, ui, now)
 
 
 def check_keys(g, ui, a):

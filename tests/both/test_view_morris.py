@@ -2,7 +2,7 @@
 from shared_rules import morris
 from views import morris as view
 from views import palette, route
-from helpers import random_game
+from helpers import assert_scales_to_32, random_game
 from views.canvas import Canvas, dim
 
 
@@ -118,14 +118,7 @@ def test_pixels_cursor_hint_removal_and_end():
 def test_scales_to_32x32():
     g = morris.Game()
     ui = view.new_ui(g)
-    small, big = Canvas(), Canvas(32, 32)
-    view.render(g, ui, small, 0)
-    view.render(g, ui, big, 0)
-    for y in range(32):
-        for x in range(32):
-            i = (y * 32 + x) * 3
-            j = ((y // 2) * 16 + x // 2) * 3
-            assert big.buf[i:i + 3] == small.buf[j:j + 3]
+    assert_scales_to_32(view, g, ui)
 
 
 def test_keys_for_every_action_of_random_games():

@@ -8,7 +8,7 @@ from views import rhombus as view
 from views import palette, route
 from views.canvas import Canvas, dim
 from views import font
-from helpers import random_game
+from helpers import assert_scales_to_32, random_game
 
 UP, RIGHT, DOWN, LEFT = view.COMPASS  # bids 1, 2, 3, 4
 
@@ -392,14 +392,7 @@ def test_end_scores_the_towers_step_by_step():
 def test_scales_to_32x32():
     g = mid_game(3)
     ui = view.new_ui(g)
-    small, big = Canvas(), Canvas(32, 32)
-    view.render(g, ui, small, 0)
-    view.render(g, ui, big, 0)
-    for y in range(32):
-        for x in range(32):
-            i = (y * 32 + x) * 3
-            j = ((y // 2) * 16 + x // 2) * 3
-            assert big.buf[i:i + 3] == small.buf[j:j + 3]
+    assert_scales_to_32(view, g, ui)
 
 
 def test_keys_for_every_action_of_random_games():
