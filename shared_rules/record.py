@@ -49,8 +49,14 @@ def end_line(g):
                        "reason": reason})
 
 
+def options(obj):
+    """Game options from JSON, which has no tuples: GIPF's handicap=(0, 0) comes as a list."""
+    if not isinstance(obj, dict):
+        raise ValueError("options must be an object, not %r" % (obj,))
+    return dict((k, _tuples(v)) for k, v in obj.items())
+
+
 def _tuples(v):
-    # JSON has no tuples; options such as GIPF's handicap=(0, 0) come back as lists.
     if isinstance(v, list):
         return tuple(_tuples(x) for x in v)
     return v
@@ -103,10 +109,7 @@ class Reader:
 
     def _game(self, rec):
         mod = load(rec.get("game"))
-        options = rec.get("options") or {}
-        if not isinstance(options, dict):
-            raise ValueError("options must be an object, not %r" % (options,))
-        g = mod.Game(**dict((k, _tuples(v)) for k, v in options.items()))
+        g = mod.Game(**options(rec.get("options") or {}))
         if rec.get("start") is not None:
             g.set_position(rec["start"])
         self.game, self.header, self.ended = g, rec, False

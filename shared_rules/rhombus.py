@@ -89,6 +89,11 @@ def combination_score(heights):
             unused += h
         else:
             raise ValueError("a tower height is a whole number of at least 1, not %r" % (h,))
+    return score_counts(c1, c2, c3, c4, unused)
+
+
+def score_counts(c1, c2, c3, c4, unused):
+    """The score of c1..c4 towers of heights 1..4 and `unused` height in towers of 5+."""
     n4 = min(c1, c2, c3, c4)
     c1 -= n4
     c2 -= n4

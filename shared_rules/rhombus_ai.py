@@ -14,7 +14,7 @@ _cur, _step, _p).
 """
 from array import array
 
-from shared_rules.rhombus import LINE
+from shared_rules.rhombus import LINE, score_counts
 
 NODES = (50, 200, 1250)  # work budgets of easy, normal, hard (tests/bench/ai.py)
 
@@ -50,20 +50,7 @@ _sums = [0, 0, 0, 0]  # packed runs of the position evaluated last
 
 def _combo(s):
     """A player's score from his packed runs (see rhombus.combination_score)."""
-    c1, c2, c3, c4 = s & 63, s >> 6 & 31, s >> 11 & 31, s >> 16 & 15
-    n = min(c1, c2, c3, c4)
-    c1 -= n
-    c2 -= n
-    c3 -= n
-    c4 -= n
-    m = min(c1, c2, c3)
-    c1 -= m
-    c2 -= m
-    c3 -= m
-    k = min(c1, c2)
-    c1 -= k
-    c2 -= k
-    return 16 * n + 9 * m + 4 * k + c1 - 2 * c2 - 3 * c3 - 4 * c4 - (s >> 20)
+    return score_counts(s & 63, s >> 6 & 31, s >> 11 & 31, s >> 16 & 15, s >> 20)
 
 
 def prepare(g):

@@ -10,7 +10,7 @@ import pytest
 
 import hal
 from boardkit import Board
-from shared_rules import load
+from shared_rules import load, record
 from views import load as load_view
 from views import palette
 from views.canvas import Canvas, dim
@@ -33,8 +33,7 @@ class Mirror:
 
     def __init__(self, header):
         self.game_id = header["game"]
-        self.game = load(self.game_id).Game(**dict(
-            (k, tuple(v) if isinstance(v, list) else v) for k, v in header["options"].items()))
+        self.game = load(self.game_id).Game(**record.options(header["options"]))
         self.view = load_view(self.game_id)
         self.ui = self.view.new_ui(self.game)
         self.ui.colours = palette.stones(self.game_id, "safe")

@@ -15,7 +15,7 @@ import os  # noqa: E402
 import random  # noqa: E402
 import time  # noqa: E402
 
-from shared_rules import GAMES, load
+from shared_rules import GAMES, load, record
 from views import load as load_view
 from views.canvas import Canvas
 from views import palette
@@ -369,11 +369,8 @@ class App:
                 raise ValueError("no game %r here (games: %s)" % (game_id, ", ".join(playable())))
             self.screen = Menu(self, game_id)  # let go of the game being played
             only(game_id)
-            options = cmd.get("options") or {}
-            if not isinstance(options, dict):
-                raise ValueError("options must be an object")
-            options = dict((k, tuple(v) if isinstance(v, list) else v) for k, v in options.items())
-            self.start(Session(game_id, options, cmd.get("players") or ("human", "human")))
+            self.start(Session(game_id, record.options(cmd.get("options") or {}),
+                               cmd.get("players") or ("human", "human")))
         elif name in ("play", "undo"):
             if session is None:
                 raise ValueError("no game is being played")
@@ -420,9 +417,7 @@ class App:
                 raise ValueError("no game %r here" % (game_id,))
             self.screen = Menu(self, game_id)
             only(game_id)
-            options = dict((k, tuple(v) if isinstance(v, list) else v)
-                           for k, v in (cmd.get("options") or {}).items())
-            game = load(game_id).Game(**options)
+            game = load(game_id).Game(**record.options(cmd.get("options") or {}))
             if cmd.get("start"):
                 game.set_position(cmd["start"])
             actions = []

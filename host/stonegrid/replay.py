@@ -119,27 +119,11 @@ def step(frames, start):
 
 def gif(frames, path):
     from stonegrid import gif as gifwriter
-    from stonegrid.sim.png import matrix
-    pictures = []
-    scale = 8
-    size = 16 * scale + max(1, scale // 8)
-    for ply in range(len(frames.actions) + 1):
-        pictures.append(_png_pixels(matrix(16, 16, frames.at(ply), scale=scale), size))
-    return gifwriter.write(path, size, size, pictures)
-
-
-def _png_pixels(png, size):
-    """The RGB bytes of a PNG written by stonegrid.sim.png (filter 0, one IDAT)."""
-    import struct
-    import zlib
-    i, idat = 8, b""
-    while i < len(png):
-        n, kind = struct.unpack(">I4s", png[i:i + 8])
-        if kind == b"IDAT":
-            idat += png[i + 8:i + 8 + n]
-        i += 12 + n
-    raw, stride = zlib.decompress(idat), size * 3
-    return b"".join(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)] for y in range(size))
+    from stonegrid.sim.png import matrix_pixels
+    pictures = [matrix_pixels(16, 16, frames.at(ply), scale=8)
+                for ply in range(len(frames.actions) + 1)]
+    width, height = pictures[0][:2]
+    return gifwriter.write(path, width, height, [rgb for _, _, rgb in pictures])
 
 
 def to_device(header, g, port, timeout=10.0):

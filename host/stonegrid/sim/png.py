@@ -44,6 +44,11 @@ def matrix(width, height, rgb, scale=16, gap=None, off=(24, 24, 24)):
     """PNG bytes of a WxH LED frame drawn as an LED matrix: each LED `scale` px, dark gaps.
 
     LEDs that are off are drawn dark grey (`off`) so the matrix stays visible."""
+    return encode(*matrix_pixels(width, height, rgb, scale, gap, off))
+
+
+def matrix_pixels(width, height, rgb, scale=16, gap=None, off=(24, 24, 24)):
+    """(W, H, RGB bytes) of the picture matrix() encodes."""
     if scale < 1:
         raise ValueError("scale must be at least 1")
     if gap is None:
@@ -68,7 +73,7 @@ def matrix(width, height, rgb, scale=16, gap=None, off=(24, 24, 24)):
                 for mx in range(scale):
                     line += c if m[mx] else gap_px
             out += line
-    return encode(W, H, out)
+    return W, H, bytes(out)
 
 
 def save(path, width, height, rgb, scale=16, gap=None):
