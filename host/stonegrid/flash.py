@@ -23,8 +23,30 @@ except OSError:
 print(repr((getattr(sys.implementation, '_mpy', 0), sys.platform, _c)))
 """
 
-_HASH = """
-import os, hashlib, binascii
+_TREE = """
+import os
+def _tree(d, rel, out):
+    try:
+        entries = list(os.ilistdir(d))
+    except OSError:
+        return out
+    for e in entries:
+        p = d + '/' + e[0]
+        if e[1] == 0x4000:
+            _tree(p, rel + e[0] + '/', out)
+        out.append((p, rel + e[0], e[1] == 0x4000))  # a folder after what it holds
+    return out
+def _mk(p):
+    parts = p.split('/')[:-1]
+    for i in range(1, len(parts) + 1):
+        try:
+            os.mkdir('/'.join(parts[:i]))
+        except OSError:
+            pass
+"""
+
+_HASH = _TREE + """
+import hashlib, binascii
 def _h(p):
     h = hashlib.sha256()
     with open(p, 'rb') as f:
@@ -34,17 +56,6 @@ def _h(p):
                 break
             h.update(b)
     return binascii.hexlify(h.digest()).decode()
-def _walk(d, rel, out):
-    try:
-        entries = list(os.ilistdir(d))
-    except OSError:
-        return
-    for e in entries:
-        p = d + '/' + e[0]
-        if e[1] == 0x4000:
-            _walk(p, rel + e[0] + '/', out)
-        else:
-            out[rel + e[0]] = _h(p)
 _out = {}
 for _p in %r:
     try:
@@ -52,37 +63,28 @@ for _p in %r:
     except OSError:
         pass
 if %r:
-    _walk(%r, '', _out)
+    for _p, _rel, _dir in _tree(%r, '', []):
+        if not _dir:
+            _out[_rel] = _h(_p)
 print(repr(_out))
 """
 
-_RMTREE = """
-import os
-def _rm(d):
-    try:
-        entries = list(os.ilistdir(d))
-    except OSError:
-        return
-    for e in entries:
-        p = d + '/' + e[0]
-        if e[1] == 0x4000:
-            _rm(p)
-        else:
-            os.remove(p)
-    os.rmdir(d)
+_RMTREE = _TREE + """
 for _d in %r:
-    _rm(_d)
+    for _p, _rel, _dir in _tree(_d, '', []):
+        (os.rmdir if _dir else os.remove)(_p)
+    try:
+        os.rmdir(_d)
+    except OSError:
+        pass
 """
 
-_COPY = """
-import os
-def _mk(p):
-    parts = p.split('/')[:-1]
-    for i in range(1, len(parts) + 1):
-        try:
-            os.mkdir('/'.join(parts[:i]))
-        except OSError:
-            pass
+_MKDIRS = _TREE + """
+for _p in %r:
+    _mk(_p)
+"""
+
+_COPY = _TREE + """
 for _src, _dst in %r:
     _mk(_dst)
     with open(_src, 'rb') as fi, open(_dst, 'wb') as fo:
@@ -186,24 +188,20 @@ def _stage(t, plan):
     total = plan.bytes_to_send()
     advance, finish = _progress(total)
     t.exec(_RMTREE % ([slot],))
-    try:
-        t.fs_mkdir("fw")
-    except Exception:  # already there
-        pass
     t.exec(_COPY % ([("fw/%s/%s" % (plan.current, p), "%s/%s" % (slot, p))
                      for p in plan.unchanged],))
-    made = set()
+    t.exec(_MKDIRS % (["%s/%s" % (slot, p) for p in plan.send],))
+
+    def send(path, data):
+        sent = [0]
+
+        def progress(done, size):
+            advance(done - sent[0])
+            sent[0] = done
+        t.fs_writefile(path, data, progress_callback=progress)
+
     for p in plan.send:
-        parts = (slot + "/" + p).split("/")[:-1]
-        for i in range(2, len(parts) + 1):
-            d = "/".join(parts[:i])
-            if d not in made:
-                made.add(d)
-                if not t.fs_exists(d):
-                    t.fs_mkdir(d)
-        t.fs_writefile("%s/%s" % (slot, p), plan.files[p],
-                       progress_callback=lambda done, size, _n=[0]: (advance(done - _n[0]),
-                                                                     _n.__setitem__(0, done)))
+        send("%s/%s" % (slot, p), plan.files[p])
     code = dict((p, d) for p, d in plan.files.items() if "/" in p)
     got = _eval(t, _HASH % ([], True, slot))
     want = dict((p, build.digest(d)) for p, d in code.items())
@@ -213,9 +211,7 @@ def _stage(t, plan):
                           % ", ".join(bad[:5]))
     t.exec(_SWITCH % plan.slot)
     for p in plan.root_send:  # main.py, board.json: written aside, then renamed over
-        t.fs_writefile(p + ".tmp", plan.files[p],
-                       progress_callback=lambda done, size, _n=[0]: (advance(done - _n[0]),
-                                                                     _n.__setitem__(0, done)))
+        send(p + ".tmp", plan.files[p])
         t.exec(_REPLACE % (p + ".tmp", p))
     t.exec(_RMTREE % (list(OLD_LAYOUT),))
     finish()
