@@ -45,20 +45,6 @@ def _heap():
     return gc.mem_alloc() if hasattr(gc, "mem_alloc") else -1
 
 
-class _Board:
-    """A hal board that shows nothing and has no buttons."""
-    width = height = 16
-
-    def show(self, frame):
-        pass
-
-    def poll(self):
-        return None
-
-    def held(self, name):
-        return False
-
-
 def main(game_id, level, n, rules_dir=None, app=False, first=0, repeat=1, env=False):
     global REPEAT
     REPEAT = repeat
@@ -71,9 +57,10 @@ def main(game_id, level, n, rules_dir=None, app=False, first=0, repeat=1, env=Fa
         ai = search.load_ai(game_id)
     if app or env:  # the firmware around the search: its modules, its garbage collection
         from app import core, link
+        from hal import unix
         link.send = lambda line: None  # the serial link is not the subject here
         core.DEVICE_DELAY_MS = 0
-        board = core.App(_Board())
+        board = core.App(unix.make({}))  # no $STONEGRID_SIM: no LEDs, no buttons
         played = [0]
         app_play = board.play
 

@@ -3,6 +3,7 @@ thinking in slices on the Play screen, device against device as a demo; both run
 import time
 
 from app import core, journal, link
+from hal import unix
 from app.session import PLAYERS, Session, level
 
 from helpers import raises, remove_tree, scratch_dir
@@ -25,19 +26,6 @@ class Clock:
         return a - b
 
 
-class Board:
-    width = height = 16
-
-    def show(self, frame):
-        pass
-
-    def poll(self):
-        return None
-
-    def held(self, name):
-        return False
-
-
 def run_app(fn):
     """fn(app, sent) with the journal in a scratch folder, the serial link captured and,
     under CPython, a clock for the app."""
@@ -50,7 +38,7 @@ def run_app(fn):
     folder = scratch_dir("device-app")
     journal.PATH = folder + "/journal.jsonl"
     try:
-        fn(core.App(Board()), sent)
+        fn(core.App(unix.make({})), sent)  # no $STONEGRID_SIM: no LEDs, no buttons
     finally:
         link.send, core.time, core.DEVICE_DELAY_MS, journal.PATH = saved
         remove_tree(folder)
