@@ -1,4 +1,5 @@
-"""The app: screens (menu, setup, play, replay), the main loop, and the serial commands."""
+"""The app: the main loop, the play screen and the serial commands.  The other screens live
+in app.menu and app.replay, loaded when needed and forgotten while a game is played."""
 import gc
 
 # Collect the garbage after every GC_EVERY bytes allocated rather than when the heap is full:
@@ -15,21 +16,19 @@ import os  # noqa: E402
 import random  # noqa: E402
 import time  # noqa: E402
 
-from shared_rules import GAMES, load, record
+from shared_rules import GAMES, record
 from views import load as load_view
 from views.canvas import Canvas
 from views import palette
 
 from app import VERSION, journal, link
-from app.session import PLAYERS, Session
+from app.session import Session
 
 REASONS = {"men": "MEN", "blocked": "BLK", "repetition": "REP", "reserve": "RES",
            "double_pass": "PAS", "points": "PTS", "score": "SCO"}
-CODES = {"morris": "MOR", "gipf": "GIP", "mixtour": "MIX", "rhombus": "RHO"}
 DEVICE_DELAY_MS = 500  # let people see the device's move coming
 THINK_MS = 25  # the device thinks at most about this long per pass of the main loop
 THINK_STEP = 4  # work units of the search between two looks at the clock
-SHORT = {"human": "HUM", "device:easy": "EASY", "device:normal": "NORM", "device:hard": "HARD"}
 FRAME_MS = 100  # redraw at least this often, for blinking
 
 
@@ -51,104 +50,25 @@ def playable():
 
 def only(game_id):
     """Forget the other games' rules, views and opponents, so that one game's code is in
-    the heap at a time (a heap of 128 KB holds one game and its opponent, not four).  Only
-    on the device: on a host the modules are shared with other code (tests, replays)."""
-    import sys
-    if sys.implementation.name != "micropython":
-        return
+    the heap at a time (a heap of 96 KB holds one game and its opponent, not four)."""
     for other in GAMES:
-        if other == game_id:
-            continue
-        for package, name in (("shared_rules", other), ("shared_rules", other + "_ai"),
-                              ("views", other)):
-            if sys.modules.pop(package + "." + name, None) is not None:
-                parent = sys.modules.get(package)
-                if parent is not None and hasattr(parent, name):
-                    delattr(parent, name)
+        if other != game_id:
+            forget("shared_rules", other)
+            forget("shared_rules", other + "_ai")
+            forget("views", other)
     gc.collect()
 
 
-class Menu:
-    """Choose a game: left/right, OK."""
-
-    def __init__(self, app, game_id=None):
-        self.app = app
-        self.games = playable()
-        self.i = self.games.index(game_id) if game_id in self.games else 0
-
-    def handle(self, button, kind, now):
-        if button in ("left", "up"):
-            self.i = (self.i - 1) % len(self.games)
-        elif button in ("right", "down"):
-            self.i = (self.i + 1) % len(self.games)
-        elif button == "ok":
-            self.app.screen = Setup(self.app, self.games[self.i])
-
-    def render(self, c, now):
-        c.clear()
-        game = self.games[self.i]
-        c0, c1 = palette.stones(game, self.app.scheme)
-        c.text(1, 1, CODES[game], palette.TEXT)
-        c.rect(3, 8, 4, 4, c0)
-        c.rect(9, 8, 4, 4, c1)
-        for k in range(len(self.games)):
-            c.set(6 + 2 * k - len(self.games) + 2, 14, palette.CURSOR if k == self.i
-                  else palette.POINT)
-
-    def tick(self, now):
-        pass
-
-
-class Setup:
-    """Players and rules options, one item a screen: up/down item, left/right value,
-    OK starts, BACK returns to the menu."""
-
-    def __init__(self, app, game_id, options=None, players=("human", "device:normal")):
-        self.app = app
-        self.game_id = game_id
-        only(game_id)
-        view = load_view(game_id)
-        players = ["device:normal" if who == "device" else who for who in players]
-        self.values = {"P1": players[0], "P2": players[1]}
-        self.items = [("P1", "P1", PLAYERS), ("P2", "P2", PLAYERS)]
-        for name, choices in sorted(view.CHOICES.items()):
-            self.items.append((name, view.LABELS[name], choices))
-            self.values[name] = (options or {}).get(name, choices[0])
-        self.i = 0
-
-    def handle(self, button, kind, now):
-        if button == "up":
-            self.i = (self.i - 1) % len(self.items)
-        elif button == "down":
-            self.i = (self.i + 1) % len(self.items)
-        elif button in ("left", "right"):
-            key, _, choices = self.items[self.i]
-            k = choices.index(self.values[key]) if self.values[key] in choices else 0
-            self.values[key] = choices[(k + (1 if button == "right" else -1)) % len(choices)]
-        elif button == "back":
-            self.app.screen = Menu(self.app, self.game_id)
-        elif button == "ok":
-            options = dict((k, v) for k, v in self.values.items() if k not in ("P1", "P2"))
-            self.app.start(Session(self.game_id, options, (self.values["P1"],
-                                                            self.values["P2"])))
-
-    def render(self, c, now):
-        c.clear()
-        key, label, _ = self.items[self.i]
-        c.text(0, 1, label, palette.TEXT)
-        value = self.values[key]
-        if key in ("P1", "P2"):
-            colour = palette.stones(self.game_id, self.app.scheme)[key == "P2"]
-            c.text(0, 8, SHORT.get(value, "DEV"), colour)
-        else:
-            c.text(0, 8, "ON" if value is True else "OFF" if value is False else
-                   str(value).replace(" ", "").replace("(", "").replace(")", "").replace(",", "/"),
-                   palette.CURSOR)
-        for k in range(len(self.items)):
-            c.set(k, 15, palette.CURSOR if k == self.i else palette.POINT)
-
-    def tick(self, now):
-        pass
+def forget(package, name):
+    """Let the garbage collector have a module's code (imported again when next needed).
+    Only on the device: on a host the modules are shared with other code (tests, replays)."""
+    import sys
+    if sys.implementation.name != "micropython":
+        return
+    if sys.modules.pop(package + "." + name, None) is not None:
+        parent = sys.modules.get(package)
+        if parent is not None and hasattr(parent, name):
+            delattr(parent, name)
 
 
 class Play:
@@ -166,10 +86,14 @@ class Play:
     def handle(self, button, kind, now):
         s, g = self.session, self.session.game
         if button == "back" and kind == "long":
+            from app.menu import Menu
+
             self.app.screen = Menu(self.app, s.game_id)
             return
         if g.result() is not None:
             if button == "ok":
+                from app.menu import Setup
+
                 self.app.screen = Setup(self.app, s.game_id, s.options, s.players)
             return
         if not s.human_to_move():
@@ -233,44 +157,6 @@ class Play:
         self.view.render(g, self.ui, c, now)
 
 
-class Replay:
-    """A game record shown step by step: left/right step, up/down to either end, OK or BACK
-    leaves."""
-
-    def __init__(self, app, game_id, game, actions):
-        self.app = app
-        self.game_id = game_id
-        self.game = game
-        self.actions = actions
-        self.view = load_view(game_id)
-        self.ui = self.view.new_ui(game)
-        self.ui.colours = palette.stones(game_id, app.scheme)
-        self.ui.cursor_hidden = True
-
-    def handle(self, button, kind, now):
-        g, n = self.game, len(self.game.actions())
-        if button == "right" and n < len(self.actions):
-            g.play(self.actions[n])
-        elif button == "left" and n:
-            g.undo()
-        elif button == "down":
-            while len(g.actions()) < len(self.actions):
-                g.play(self.actions[len(g.actions())])
-        elif button == "up":
-            while g.actions():
-                g.undo()
-        elif button in ("ok", "back"):
-            self.app.screen = Menu(self.app, self.game_id)
-            return
-        self.view.sync(g, self.ui)
-
-    def render(self, c, now):
-        self.view.render(self.game, self.ui, c, now)
-
-    def tick(self, now):
-        pass
-
-
 def load_settings(path="settings.json"):
     """Settings a maker may put on the flash: {"scheme": "safe" | "game", "brightness":
     0..255, "device_delay_ms": pause before the device moves}.  Missing or bad: defaults."""
@@ -292,6 +178,8 @@ class App:
         self.scheme = self.settings.get("scheme", "safe")
         if "brightness" in self.settings:
             hal.brightness = self.settings["brightness"]  # the board caps it
+        from app.menu import Menu
+
         self.screen = Menu(self)
         self.next_frame = 0
         self.dirty = True
@@ -300,6 +188,8 @@ class App:
         session.begin()
         self.screen = Play(self, session)
         self.dirty = True
+        forget("app", "menu")  # back in the heap when the game is over
+        forget("app", "replay")
 
     def play(self, a):
         """Play for the side to move in the current game (journalled, logged, then shown)."""
@@ -351,7 +241,7 @@ class App:
     def hello(self):
         return {"t": "hello", "fw": VERSION, "games": playable()}
 
-    # -- serial commands (see docs/serial-protocol.md) ----------------------------------
+    # -- serial commands (see firmware/README.md) ----------------------------------
     def command(self, cmd):
         name = cmd["cmd"]
         session = getattr(self.screen, "session", None)
@@ -367,6 +257,8 @@ class App:
             game_id = cmd.get("game")
             if game_id not in playable():
                 raise ValueError("no game %r here (games: %s)" % (game_id, ", ".join(playable())))
+            from app.menu import Menu
+
             self.screen = Menu(self, game_id)  # let go of the game being played
             only(game_id)
             self.start(Session(game_id, record.options(cmd.get("options") or {}),
@@ -393,52 +285,14 @@ class App:
                                  "press or long")
             self.press(button, kind, time.ticks_ms())
         elif name == "menu":
+            from app.menu import Menu
+
             self.screen = Menu(self)
         elif name == "replay":
-            self.replay(cmd)
+            from app.replay import load_record
+
+            load_record(self, cmd)
         else:
             raise ValueError("unknown command %r (hello state new play undo press menu replay)"
                              % name)
         self.dirty = True
-
-    def replay(self, cmd):
-        """Show a game record; "moves" (a list, or one string of moves split by spaces) may
-        come in several commands, the later ones with "append": true (a line is limited)."""
-        moves = cmd.get("moves") or ()
-        if isinstance(moves, str):
-            moves = moves.split()
-        if cmd.get("append"):
-            if not isinstance(self.screen, Replay):
-                raise ValueError("append: no replay is being loaded")
-            game, actions, game_id = self.screen.game, self.screen.actions, self.screen.game_id
-        else:
-            game_id = cmd.get("game")
-            if game_id not in playable():
-                raise ValueError("no game %r here" % (game_id,))
-            self.screen = Menu(self, game_id)
-            only(game_id)
-            game = load(game_id).Game(**record.options(cmd.get("options") or {}))
-            if cmd.get("start"):
-                game.set_position(cmd["start"])
-            actions = []
-        shown = len(game.actions())
-        while len(game.actions()) < len(actions):  # to the end of what came before
-            game.play(actions[len(game.actions())])
-        added = []
-        try:
-            for text in moves:
-                try:
-                    a = game.parse(text)
-                except ValueError as e:
-                    raise ValueError("move %d: %s" % (len(actions) + len(added) + 1, e))
-                game.play(a)
-                added.append(a)
-        finally:
-            while len(game.actions()) > shown:
-                game.undo()
-        actions += added
-        if not cmd.get("append"):
-            self.screen = Replay(self, game_id, game, actions)
-        else:
-            self.screen.view.sync(game, self.screen.ui)
-        link.send({"t": "ok", "cmd": "replay", "plies": len(actions)})

@@ -1,6 +1,6 @@
 """The serial link on USB serial (stdin/stdout): record lines and replies out, JSON commands
 in, one per line.  Whatever arrives - garbage, binary, huge or half lines - gets at most an
-error line and changes nothing.  The protocol is documented in docs/serial-protocol.md."""
+error line and changes nothing.  The protocol is documented in firmware/README.md."""
 import json
 import sys
 

@@ -2,7 +2,7 @@
 thinking in slices on the Play screen, device against device as a demo; both runtimes."""
 import time
 
-from app import core, journal, link
+from app import core, journal, link, menu
 from hal import unix
 from app.session import PLAYERS, Session, level
 
@@ -53,7 +53,7 @@ def test_player_values_and_levels():
 
 def test_setup_offers_the_levels_for_each_side():
     def go(app, sent):
-        s = core.Setup(app, "morris")
+        s = menu.Setup(app, "morris")
         assert (s.values["P1"], s.values["P2"]) == ("human", "device:normal")
         seen = []
         for _ in range(4):
@@ -68,8 +68,21 @@ def test_setup_offers_the_levels_for_each_side():
         assert isinstance(app.screen, core.Play)
         assert app.screen.session.players == ("device:hard", "device:easy")
         assert '"device:hard"' in sent[0] and '"device:easy"' in sent[0]  # the game record
-        assert core.Setup(app, "morris", players=("device", "human")).values["P1"] == \
+        assert menu.Setup(app, "morris", players=("device", "human")).values["P1"] == \
             "device:normal"
+    run_app(go)
+
+
+def test_menu_and_replay_code_leave_the_heap_while_a_game_is_played():
+    def go(app, sent):
+        import sys
+
+        from app import replay  # noqa: F401 - in the heap, as after a replay
+        app.start(Session("morris", {}, ("human", "human")))
+        gone = "app.menu" not in sys.modules and "app.replay" not in sys.modules
+        assert gone == (sys.implementation.name == "micropython")  # kept on a host
+        app.screen.handle("back", "long", 0)
+        assert type(app.screen).__name__ == "Menu"  # back when asked for
     run_app(go)
 
 

@@ -1,0 +1,94 @@
+"""The menu (choose a game) and the setup screen (players and options).  Loaded when shown,
+forgotten while a game is played (app.core.forget)."""
+from views import load as load_view
+from views import palette
+
+from app.core import only, playable
+from app.session import PLAYERS, Session
+
+CODES = {"morris": "MOR", "gipf": "GIP", "mixtour": "MIX", "rhombus": "RHO"}
+SHORT = {"human": "HUM", "device:easy": "EASY", "device:normal": "NORM", "device:hard": "HARD"}
+
+
+class Menu:
+    """Choose a game: left/right, OK."""
+
+    def __init__(self, app, game_id=None):
+        self.app = app
+        self.games = playable()
+        self.i = self.games.index(game_id) if game_id in self.games else 0
+
+    def handle(self, button, kind, now):
+        if button in ("left", "up"):
+            self.i = (self.i - 1) % len(self.games)
+        elif button in ("right", "down"):
+            self.i = (self.i + 1) % len(self.games)
+        elif button == "ok":
+            self.app.screen = Setup(self.app, self.games[self.i])
+
+    def render(self, c, now):
+        c.clear()
+        game = self.games[self.i]
+        c0, c1 = palette.stones(game, self.app.scheme)
+        c.text(1, 1, CODES[game], palette.TEXT)
+        c.rect(3, 8, 4, 4, c0)
+        c.rect(9, 8, 4, 4, c1)
+        for k in range(len(self.games)):
+            c.set(6 + 2 * k - len(self.games) + 2, 14, palette.CURSOR if k == self.i
+                  else palette.POINT)
+
+    def tick(self, now):
+        pass
+
+
+class Setup:
+    """Players and rules options, one item a screen: up/down item, left/right value,
+    OK starts, BACK returns to the menu."""
+
+    def __init__(self, app, game_id, options=None, players=("human", "device:normal")):
+        self.app = app
+        self.game_id = game_id
+        only(game_id)
+        view = load_view(game_id)
+        players = ["device:normal" if who == "device" else who for who in players]
+        self.values = {"P1": players[0], "P2": players[1]}
+        self.items = [("P1", "P1", PLAYERS), ("P2", "P2", PLAYERS)]
+        for name, choices in sorted(view.CHOICES.items()):
+            self.items.append((name, view.LABELS[name], choices))
+            self.values[name] = (options or {}).get(name, choices[0])
+        self.i = 0
+
+    def handle(self, button, kind, now):
+        if button == "up":
+            self.i = (self.i - 1) % len(self.items)
+        elif button == "down":
+            self.i = (self.i + 1) % len(self.items)
+        elif button in ("left", "right"):
+            key, _, choices = self.items[self.i]
+            k = choices.index(self.values[key]) if self.values[key] in choices else 0
+            self.values[key] = choices[(k + (1 if button == "right" else -1)) % len(choices)]
+        elif button == "back":
+            self.app.screen = Menu(self.app, self.game_id)
+        elif button == "ok":
+            options = dict((k, v) for k, v in self.values.items() if k not in ("P1", "P2"))
+            self.app.start(Session(self.game_id, options, (self.values["P1"],
+                                                            self.values["P2"])))
+
+    def render(self, c, now):
+        c.clear()
+        key, label, _ = self.items[self.i]
+        c.text(0, 1, label, palette.TEXT)
+        value = self.values[key]
+        if key in ("P1", "P2"):
+            colour = palette.stones(self.game_id, self.app.scheme)[key == "P2"]
+            c.text(0, 8, SHORT.get(value, "DEV"), colour)
+        else:
+            c.text(0, 8, "ON" if value is True else "OFF" if value is False else
+                   str(value).replace(" ", "").replace("(", "").replace(")", "").replace(",", "/"),
+                   palette.CURSOR)
+        for k in range(len(self.items)):
+            c.set(k, 15, palette.CURSOR if k == self.i else palette.POINT)
+
+    def tick(self, now):
+        pass
+

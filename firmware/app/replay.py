@@ -1,0 +1,90 @@
+"""Show a game record on the display step by step (the serial command "replay").  Loaded
+when needed, forgotten while a game is played (app.core.forget)."""
+from shared_rules import load, record
+from views import load as load_view
+from views import palette
+
+from app import link
+from app.core import only, playable
+from app.menu import Menu
+
+
+class Replay:
+    """A game record shown step by step: left/right step, up/down to either end, OK or BACK
+    leaves."""
+
+    def __init__(self, app, game_id, game, actions):
+        self.app = app
+        self.game_id = game_id
+        self.game = game
+        self.actions = actions
+        self.view = load_view(game_id)
+        self.ui = self.view.new_ui(game)
+        self.ui.colours = palette.stones(game_id, app.scheme)
+        self.ui.cursor_hidden = True
+
+    def handle(self, button, kind, now):
+        g, n = self.game, len(self.game.actions())
+        if button == "right" and n < len(self.actions):
+            g.play(self.actions[n])
+        elif button == "left" and n:
+            g.undo()
+        elif button == "down":
+            while len(g.actions()) < len(self.actions):
+                g.play(self.actions[len(g.actions())])
+        elif button == "up":
+            while g.actions():
+                g.undo()
+        elif button in ("ok", "back"):
+            self.app.screen = Menu(self.app, self.game_id)
+            return
+        self.view.sync(g, self.ui)
+
+    def render(self, c, now):
+        self.view.render(self.game, self.ui, c, now)
+
+    def tick(self, now):
+        pass
+
+
+def load_record(app, cmd):
+    """Show a game record; "moves" (a list, or one string of moves split by spaces) may
+    come in several commands, the later ones with "append": true (a line is limited)."""
+    moves = cmd.get("moves") or ()
+    if isinstance(moves, str):
+        moves = moves.split()
+    if cmd.get("append"):
+        if not isinstance(app.screen, Replay):
+            raise ValueError("append: no replay is being loaded")
+        game, actions, game_id = app.screen.game, app.screen.actions, app.screen.game_id
+    else:
+        game_id = cmd.get("game")
+        if game_id not in playable():
+            raise ValueError("no game %r here" % (game_id,))
+        app.screen = Menu(app, game_id)
+        only(game_id)
+        game = load(game_id).Game(**record.options(cmd.get("options") or {}))
+        if cmd.get("start"):
+            game.set_position(cmd["start"])
+        actions = []
+    shown = len(game.actions())
+    while len(game.actions()) < len(actions):  # to the end of what came before
+        game.play(actions[len(game.actions())])
+    added = []
+    try:
+        for text in moves:
+            try:
+                a = game.parse(text)
+            except ValueError as e:
+                raise ValueError("move %d: %s" % (len(actions) + len(added) + 1, e))
+            game.play(a)
+            added.append(a)
+    finally:
+        while len(game.actions()) > shown:
+            game.undo()
+    actions += added
+    if not cmd.get("append"):
+        app.screen = Replay(app, game_id, game, actions)
+    else:
+        app.screen.view.sync(game, app.screen.ui)
+    link.send({"t": "ok", "cmd": "replay", "plies": len(actions)})
