@@ -3,7 +3,10 @@
 Runs unchanged on MicroPython and CPython.  A game subclass supplies:
   ID, OPTIONS (tuple of (name, default)), _check_option(name, value) -> value,
   legal(), text(a), _parse(s) -> action (syntax only), _is_legal(a), _do(a), undo(),
-  copy(), position(), set_position(s), _turn_start(), split_turn(s), join_turn(texts).
+  copy(), position(), set_position(s), _turn_start(), split_turn(s), join_turn(texts),
+  actions() (the list of every action played), plies() (how many: len(actions()) without
+  building the list) and last(back=1) (the action `back` plies ago, None before the first;
+  the views and records look back a few plies of a long game without copying it).
 """
 
 

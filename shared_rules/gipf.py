@@ -260,6 +260,22 @@ class Game(_Game):
         out.reverse()
         return out
 
+    def plies(self):
+        hist, i, n = self._hist, len(self._hist) - 1, 0
+        while i >= 0:
+            n += 1
+            i -= 1 + (hist[i] >> 17)
+        return n
+
+    def last(self, back=1):
+        hist, i = self._hist, len(self._hist) - 1
+        while i >= 0:
+            back -= 1
+            if not back:
+                return hist[i] & 2047
+            i -= 1 + (hist[i] >> 17)
+        return None
+
     # -- board primitives ------------------------------------------------------------------
     def _put(self, s, v):
         self._cell[s] = v

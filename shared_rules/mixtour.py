@@ -165,6 +165,13 @@ class Game(_Game):
     def actions(self):
         return self._hist[0::2]
 
+    def plies(self):
+        return len(self._hist) // 2
+
+    def last(self, back=1):
+        i = len(self._hist) - 2 * back
+        return self._hist[i] if back > 0 and i >= 0 else None
+
     # -- rules -----------------------------------------------------------------------------
     def _fits(self, f, n, t):
         """Whether the top n pieces of f may go onto t, the reversal ban aside."""

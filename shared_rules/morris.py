@@ -148,6 +148,13 @@ class Game(_Game):
         h = self._hist
         return [(h[i] | h[i + 1] << 8) & 1023 for i in range(0, len(h), 3)]
 
+    def plies(self):
+        return len(self._hist) // 3
+
+    def last(self, back=1):
+        h, i = self._hist, len(self._hist) - 3 * back
+        return (h[i] | h[i + 1] << 8) & 1023 if back > 0 and i >= 0 else None
+
     # -- rules -----------------------------------------------------------------------------
     def _removable(self):
         opp = self._board[1 - self._p]

@@ -207,6 +207,12 @@ class Game(_Game):
     def actions(self):
         return [h & 127 for h in self._hist]
 
+    def plies(self):
+        return len(self._hist)
+
+    def last(self, back=1):
+        return self._hist[-back] & 127 if 0 < back <= len(self._hist) else None
+
     # -- hidden information --------------------------------------------------------------------
     def _hidden_from(self, p):
         """True when the other player has a bid pending that p must not see."""

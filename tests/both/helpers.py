@@ -37,7 +37,7 @@ def check_random_game_invariants(mod, seed, **options):
     acts = g.actions()
     # Replay from the start, checking each step on the way.
     h = mod.Game(**options)
-    for a in acts:
+    for k, a in enumerate(acts):
         before = snapshot(h)
         legal = h.legal()
         assert a in legal
@@ -45,11 +45,15 @@ def check_random_game_invariants(mod, seed, **options):
             assert h.parse(h.text(b)) == b, h.text(b)
         twin = h.copy()
         h.play(a)
+        assert h.plies() == k + 1 and h.last() == a and h.last(k + 1) == acts[0]
+        assert h.last(k + 2) is None and h.last(0) is None
+        assert k == 0 or h.last(2) == acts[k - 1]
         assert snapshot(twin) == before, "copy changed with the original"
         twin.play(a)
         assert snapshot(twin) == snapshot(h)
         h.undo()
         assert snapshot(h) == before, "undo of %s did not restore" % h.text(a)
+        assert h.plies() == k
         h.play(h.text(a))
     assert snapshot(h) == snapshot(g)
     # Undo everything, then the whole turns replay to the same end.
