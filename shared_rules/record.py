@@ -45,7 +45,7 @@ def undo_line(ply):
 
 def end_line(g):
     winner, reason = g.result()
-    return json.dumps({"t": "end", "v": VERSION, "ply": len(g.actions()), "winner": winner,
+    return json.dumps({"t": "end", "v": VERSION, "ply": g.plies(), "winner": winner,
                        "reason": reason})
 
 
@@ -118,7 +118,7 @@ class Reader:
         g = self.game
         if self.ended:
             raise ValueError("an action after the end of the game")
-        ply = len(g.actions()) + 1
+        ply = g.plies() + 1
         if rec.get("ply") != ply:
             raise ValueError("ply %r where ply %d was due" % (rec.get("ply"), ply))
         if "p" in rec and rec["p"] != g.to_move:
@@ -130,9 +130,9 @@ class Reader:
 
     def _undo(self, rec):
         g = self.game
-        if rec.get("ply") != len(g.actions()) or not g.actions():
+        if rec.get("ply") != g.plies() or not g.plies():
             raise ValueError("undo of ply %r, but the game is at ply %d"
-                             % (rec.get("ply"), len(g.actions())))
+                             % (rec.get("ply"), g.plies()))
         g.undo()
         self.ended = False
 

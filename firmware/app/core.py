@@ -100,9 +100,9 @@ class Play:
             return
         a = self.view.handle(g, self.ui, button, kind, now)
         if a == self.view.BACK:
-            if not s.has_device() and g.actions():  # take back, human vs human
+            if not s.has_device() and g.plies():  # take back, human vs human
                 s.undo()
-                while g.hidden() and g.actions():  # a secret made visible by the undo
+                while g.hidden() and g.plies():  # a secret made visible by the undo
                     s.undo()
                 self.view.sync(g, self.ui)
         elif a is not None:
@@ -205,7 +205,7 @@ class App:
         session = Session(h["game"], players=h.get("players", ("human", "human")),
                           game=reader.game)
         self.screen = Play(self, session)
-        link.send({"t": "resumed", "game": h["game"], "ply": len(reader.game.actions())})
+        link.send({"t": "resumed", "game": h["game"], "ply": reader.game.plies()})
         return True
 
     async def run(self):

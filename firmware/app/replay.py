@@ -24,16 +24,16 @@ class Replay:
         self.ui.cursor_hidden = True
 
     def handle(self, button, kind, now):
-        g, n = self.game, len(self.game.actions())
+        g, n = self.game, self.game.plies()
         if button == "right" and n < len(self.actions):
             g.play(self.actions[n])
         elif button == "left" and n:
             g.undo()
         elif button == "down":
-            while len(g.actions()) < len(self.actions):
-                g.play(self.actions[len(g.actions())])
+            while g.plies() < len(self.actions):
+                g.play(self.actions[g.plies()])
         elif button == "up":
-            while g.actions():
+            while g.plies():
                 g.undo()
         elif button in ("ok", "back"):
             self.app.screen = Menu(self.app, self.game_id)
@@ -67,9 +67,9 @@ def load_record(app, cmd):
         if cmd.get("start"):
             game.set_position(cmd["start"])
         actions = []
-    shown = len(game.actions())
-    while len(game.actions()) < len(actions):  # to the end of what came before
-        game.play(actions[len(game.actions())])
+    shown = game.plies()
+    while game.plies() < len(actions):  # to the end of what came before
+        game.play(actions[game.plies()])
     added = []
     try:
         for text in moves:
@@ -80,7 +80,7 @@ def load_record(app, cmd):
             game.play(a)
             added.append(a)
     finally:
-        while len(game.actions()) > shown:
+        while game.plies() > shown:
             game.undo()
     actions += added
     if not cmd.get("append"):

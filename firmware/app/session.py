@@ -29,7 +29,6 @@ class Session:
         self.game = game if game is not None else self.mod.Game(**(options or {}))
         self.options = self.game.options
         self.players = tuple(players)
-        self.ply = len(self.game.actions())  # counted here: actions() builds a list
         self.lines = []  # record lines kept back from the serial link while secret
         self.ai = None  # the game's companion module for the device opponent, if one plays
         if self.has_device():
@@ -65,8 +64,7 @@ class Session:
         if isinstance(a, str):
             a = g.parse(a)
         g.play(a)
-        ply = self.ply + 1
-        lines = [record.act_line(ply, p, a, g.text(a))]
+        lines = [record.act_line(g.plies(), p, a, g.text(a))]
         if g.result() is not None:
             lines.append(record.end_line(g))
         try:
@@ -75,7 +73,6 @@ class Session:
         except OSError:
             g.undo()  # not on flash: as if it never happened
             raise
-        self.ply = ply
         self.lines += lines
         self._publish()
 
@@ -88,11 +85,10 @@ class Session:
 
     def undo(self):
         g = self.game
-        ply = self.ply
+        ply = g.plies()
         if not ply:
             raise ValueError("nothing to take back")
         g.undo()
-        self.ply = ply - 1
         line = record.undo_line(ply)
         journal.append(line)
         if self.lines:  # never sent: nothing to take back on the link
@@ -105,6 +101,6 @@ class Session:
         if g.to_move is not None:
             g = g.view_for(g.to_move)  # the serial link is public: no secrets
         return {"t": "state", "game": self.game_id, "options": self.options,
-                "players": list(self.players), "ply": len(g.actions()), "to_move": g.to_move,
+                "players": list(self.players), "ply": g.plies(), "to_move": g.to_move,
                 "position": g.position(), "legal": [g.text(a) for a in g.legal()],
                 "result": g.result(), "turns": g.turns() if turns else None}

@@ -75,7 +75,7 @@ def _taken(game):
         return out
     before = game.copy()
     before.undo()
-    a = game.actions()[-1]
+    a = game.last()
     moved = ()
     if a < NRAYS:  # the push happened before the rows were taken
         moved = ray_spots(a)[:len(before.pushed(a)[0]) + 1]
@@ -90,14 +90,17 @@ def _taken(game):
 
 def sync(game, ui):
     """Recompute what the view shows after the game changed (a move here or elsewhere, undo)."""
-    acts = game.actions()
     ui.dot = ui.ray = ui.seg = None
     ui.choice = 0
     ui.last = None
-    for i in range(len(acts) - 1, -1, -1):
-        if acts[i] < NRAYS:
-            ui.last = RAY_DOT[acts[i]]
+    back = 1
+    a = game.last()
+    while a is not None:  # the last push; the rows taken since are skipped
+        if a < NRAYS:
+            ui.last = RAY_DOT[a]
             break
+        back += 1
+        a = game.last(back)
     # Who made that push: the player whose turn is under way while a row is chosen, else
     # the one not to move (at the end: the winner, as the loser was to move).
     result = game.result()
@@ -105,8 +108,9 @@ def sync(game, ui):
         1 - game.to_move if result is None else result[0])
     ui.hints = bytes(game.legal_dots())  # the dots with a push (none while a row is chosen)
     ui.gone = _taken(game)
-    ui.gone_t = None if len(acts) == ui.ply + 1 else -GONE_MS  # blink only what just left
-    ui.ply = len(acts)
+    plies = game.plies()
+    ui.gone_t = None if plies == ui.ply + 1 else -GONE_MS  # blink only what just left
+    ui.ply = plies
 
 
 def _ahead(a, b, arrow):

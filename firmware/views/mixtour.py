@@ -98,10 +98,9 @@ def sync(game, ui):
     ui.passer = None
     ui.scored = None
     ui.shown = None
-    acts = game.actions()
     mover = game.to_move
-    if acts:
-        m = _parse(game.text(acts[-1]))
+    if game.plies():
+        m = _parse(game.text(game.last()))
         if m is None:
             if mover is not None:
                 ui.passer = 1 - mover

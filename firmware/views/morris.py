@@ -34,17 +34,18 @@ def new_ui(game):
 def sync(game, ui):
     """Recompute what the view shows of the last turn after the game changed."""
     marks = []
-    acts = game.actions()
-    i = len(acts) - 1
-    while i >= 0:
-        text = game.text(acts[i])
+    back = 1
+    a = game.last()
+    while a is not None:
+        text = game.text(a)
         if text[0] == "x":
             marks.append(("gone", POINTS.index(text[1:])))
         else:
             for k, name in enumerate(text.split("-")):
                 marks.append(("from" if k == 0 and "-" in text else "to", POINTS.index(name)))
             break
-        i -= 1
+        back += 1
+        a = game.last(back)
     ui.last = marks
     ui.sel = None
 

@@ -136,14 +136,15 @@ def _slides(game):
 def sync(game, ui):
     """Recompute what the view shows after the game changed (a move here or elsewhere, undo)."""
     ui.bid = None
-    acts = game.actions()
     ui.last = None
-    i = len(acts) - 1
-    while i >= 0:  # the last stone; bids are skipped whatever they were
-        if acts[i] < BID:
-            ui.last = acts[i]
+    back = 1
+    a = game.last()
+    while a is not None:  # the last stone; bids are skipped whatever they were
+        if a < BID:
+            ui.last = a
             break
-        i -= 1
+        back += 1
+        a = game.last(back)
     over = game.result() is not None
     b0, b1 = game.bid(0), game.bid(1)
     ui.card = (not over and not game.bidding() and b0 > 0 and b1 > 0
