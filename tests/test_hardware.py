@@ -245,13 +245,14 @@ def test_wiring_diagram_matches_the_diy_profiles():
 
 
 def test_buttons_press_long_press_and_clock_wrap(device, monkeypatch):
-    """hal.Buttons: a short press, a long press, a bounce, and a press across the wrap of
+    """hal.buttons: a short press, a long press, a bounce, and a press across the wrap of
     the device's millisecond clock (ticks_ms counts modulo 2^30 on rp2)."""
     period = 1 << 30
-    monkeypatch.setattr(device, "_ticks_diff",
+    buttons_mod = importlib.import_module("hal.buttons")
+    monkeypatch.setattr(buttons_mod, "_ticks_diff",
                         lambda a, b: (a - b + period // 2) % period - period // 2)
     down = set()
-    buttons = device.Buttons(["ok", "back"], lambda name: name in down)
+    buttons = buttons_mod.Buttons(["ok", "back"], lambda name: name in down)
     events = []
 
     def at(now):
@@ -268,14 +269,14 @@ def test_buttons_press_long_press_and_clock_wrap(device, monkeypatch):
         at(start + 100)  # short: a press
         down.add("back")
         at(start + 200)
-        at(start + 200 + device.LONG_MS)  # held: a long press, once
-        at(start + 300 + device.LONG_MS)
+        at(start + 200 + buttons_mod.LONG_MS)  # held: a long press, once
+        at(start + 300 + buttons_mod.LONG_MS)
         down.discard("back")
-        at(start + 400 + device.LONG_MS)  # no press after a long one
+        at(start + 400 + buttons_mod.LONG_MS)  # no press after a long one
         down.add("ok")
-        at(start + 1000 + device.LONG_MS)
+        at(start + 1000 + buttons_mod.LONG_MS)
         down.discard("ok")
-        at(start + 1005 + device.LONG_MS)  # 5 ms: a bounce, not a press
+        at(start + 1005 + buttons_mod.LONG_MS)  # 5 ms: a bounce, not a press
         assert events == [("ok", "press"), ("back", "long")], start
 
 
@@ -380,7 +381,7 @@ def test_virtual_board_applies_the_cap(device):
 
 def test_every_backend_is_covered_by_a_cap_test():
     """A new backend needs its own stand-ins and cap test here (see the tests above)."""
-    helpers = {"__init__", "unicorn"}
+    helpers = {"__init__", "unicorn", "buttons"}
     backends = set(f[:-3] for f in os.listdir(HAL) if f.endswith(".py")) - helpers
     assert backends <= {"stellar", "cosmic", "ws2812", "unix"}, \
         "backends without a brightness-cap test: %s" % (backends - {"stellar", "cosmic",

@@ -16,6 +16,7 @@ import os  # noqa: E402
 import random  # noqa: E402
 import time  # noqa: E402
 
+from hal import BUTTONS
 from shared_rules import GAMES, record
 from views import load as load_view
 from views.canvas import Canvas
@@ -199,6 +200,7 @@ class App:
 
     def resume(self):
         reader = journal.recover()
+        forget("shared_rules", "reader")
         if reader is None or reader.ended:
             return False
         h = reader.header
@@ -244,7 +246,9 @@ class App:
     # -- serial commands (see firmware/README.md) ----------------------------------
     def command(self, cmd):
         name = cmd["cmd"]
-        session = getattr(self.screen, "session", None)
+        # the game being played, if any; not held while a command lets go of it ("new")
+        session = getattr(self.screen, "session", None) if name in ("state", "play",
+                                                                     "undo") else None
         if name == "hello":
             link.send(self.hello())
         elif name == "state":
@@ -279,8 +283,7 @@ class App:
                 self.play(action)
         elif name == "press":
             button, kind = cmd.get("button"), cmd.get("kind", "press")
-            if button not in ("up", "down", "left", "right", "ok", "back") or kind not in (
-                    "press", "long"):
+            if button not in BUTTONS or kind not in ("press", "long"):
                 raise ValueError("press needs a button (up down left right ok back) and kind "
                                  "press or long")
             self.press(button, kind, time.ticks_ms())

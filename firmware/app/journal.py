@@ -2,7 +2,6 @@
 shared_rules.record, one per completed action, written before the action is shown."""
 import os
 
-from shared_rules.record import Reader, RecordError
 
 PATH = "journal.jsonl"
 
@@ -27,6 +26,8 @@ def _sync():
 def recover():
     """The journalled game: a Reader holding it, or None.  A truncated or corrupt tail (a
     power cut mid-write) is dropped, and the journal rewritten as the good prefix."""
+    from shared_rules.reader import Reader, RecordError  # at boot only (app.core forgets it)
+
     reader, good, whole = Reader(), 0, True
     try:
         f = open(PATH)

@@ -9,20 +9,14 @@ Every backend module offers make(profile) -> a board object with:
   poll()                        the next button event (name, kind) or None; names: up down left
                                 right ok back; kind "press" or "long"
   held(name)                    whether a button is down now (safe mode at boot)
+Pin-based backends turn raw button states into events with hal.buttons.
 The board profile (board.json in the root) names the backend and its pins and limits; the
 profiles and every key are in hardware/ (hardware/README.md).  Backends: stellar and cosmic
 (Pimoroni Unicorns, sharing hal.unicorn), ws2812 (Pico + WS2812B panel), unix (virtual board).
 """
 import json
-import time
-
-# ticks_ms() wraps around (every 2^30 ms on rp2): durations go through ticks_diff on the
-# device; plain milliseconds under CPython (host tests)
-_ticks_diff = getattr(time, "ticks_diff", None) or (lambda a, b: a - b)
 
 BUTTONS = ("up", "down", "left", "right", "ok", "back")
-LONG_MS = 600  # a press held this long is a long press
-DEBOUNCE_MS = 30
 
 
 def load_profile(path="board.json"):
@@ -44,36 +38,3 @@ def open_board(profile=None):
 def scale_table(level):
     """Byte -> byte at brightness level/255, for backends that dim in software."""
     return bytes((v * level + 127) // 255 for v in range(256))
-
-
-class Buttons:
-    """Debounced press / long-press events from raw button states, for pin-based backends.
-    read(name) -> True while pressed; call update(now_ms) often."""
-
-    def __init__(self, names, read):
-        self._names = names
-        self._read = read
-        self._down = {}  # name -> ms when it went down; absent when up
-        self._long_sent = {}
-        self._events = []
-
-    def update(self, now):
-        for name in self._names:
-            pressed = self._read(name)
-            since = self._down.get(name)
-            if pressed and since is None:
-                self._down[name] = now
-                self._long_sent[name] = False
-            elif pressed and not self._long_sent[name] and _ticks_diff(now, since) >= LONG_MS:
-                self._long_sent[name] = True
-                self._events.append((name, "long"))
-            elif not pressed and since is not None:
-                if _ticks_diff(now, since) >= DEBOUNCE_MS and not self._long_sent[name]:
-                    self._events.append((name, "press"))
-                del self._down[name]
-
-    def poll(self):
-        return self._events.pop(0) if self._events else None
-
-    def held(self, name):
-        return bool(self._read(name))

@@ -7,7 +7,7 @@ import time
 
 from picographics import PicoGraphics
 
-from hal import Buttons
+from hal.buttons import Buttons
 
 TYPE_CHECKING = False  # true only for the type checker (tests/test_hardware.py): the board
 if TYPE_CHECKING:  # classes' stubs, so that calls on them are checked; never run on a board

@@ -9,7 +9,8 @@ import time
 import machine
 import neopixel
 
-from hal import Buttons, scale_table
+from hal import scale_table
+from hal.buttons import Buttons
 
 MA_PER_CHANNEL = 20  # one WS2812B colour channel at 255 (datasheet: up to ~20 mA)
 IDLE_MA = 1  # each LED's own driver chip, lit or not (about 0.5-1 mA)

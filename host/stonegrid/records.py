@@ -4,7 +4,7 @@ import ast
 import re
 
 from shared_rules import load, record
-from shared_rules.record import Reader, RecordError
+from shared_rules.reader import Reader, RecordError
 
 
 class LogError(ValueError):

@@ -3,7 +3,7 @@ import json
 import os
 
 from shared_rules import morris, record
-from shared_rules.record import Reader, RecordError
+from shared_rules.reader import Reader, RecordError
 from helpers import raises, random_game, scratch_dir, remove_tree
 
 
