@@ -22,7 +22,8 @@ except ImportError:
     def const(x):
         return x
 
-from shared_rules.core import Game as _Game, IllegalMove, NotationError, OptionError, RESERVE
+from shared_rules.core import (Game as _Game, IllegalMove, NotationError, OptionError, RESERVE,
+                               history, pop)
 
 ID = "gipf"
 NAME = "GIPF"
@@ -171,7 +172,7 @@ class Game(_Game):
         self._pending = 0  # 1: the side to act must choose one of its intersecting rows
         # Flat history: per action its removal records, then action | side to act << 11 |
         # mover << 12 | pending << 13 | chain end << 14 | number of records << 17 (before it).
-        self._hist = []
+        self._hist = history()
 
     def _check_option(self, name, value):
         ok = isinstance(value, (tuple, list)) and len(value) == 2
@@ -416,9 +417,9 @@ class Game(_Game):
         hist = self._hist
         if not hist:
             raise IllegalMove("nothing to take back")
-        info = hist.pop()
+        info = pop(hist)
         for _ in range(info >> 17):
-            self._untake(hist.pop())
+            self._untake(pop(hist))
         a, p = info & 2047, info >> 11 & 1
         if a < NRAYS:
             o, cell, cnt = _RO[a], self._cell, self._cnt
@@ -590,7 +591,7 @@ class Game(_Game):
         self._cell, self._cnt, self._res = cell, cnt, res
         self._lost = [self._total[i] - res[i] - g.on_board(i) for i in (0, 1)]
         self._p, self._mover, self._pending = p, m, 0 if f[4] == "-" else 1
-        self._hist, self._result = [], None
+        self._hist, self._result = history(), None
         self._start = self.position()
         if not self._pending and not res[p]:
             self._result = (1 - p, RESERVE)

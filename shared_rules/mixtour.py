@@ -26,7 +26,7 @@ except ImportError:
         return x
 
 from shared_rules.core import (Game as _Game, IllegalMove, NotationError, OptionError,
-                               DOUBLE_PASS, POINTS, REPETITION)
+                               DOUBLE_PASS, POINTS, REPETITION, history, pop)
 
 ID = "mixtour"
 NAME = "Mixtour"
@@ -108,7 +108,7 @@ class Game(_Game):
         self._p = 0  # the side to act, also once the game is over
         self._ban = 0  # the move the side to act may not make (the reversal), 0: none
         self._passed = 0  # 1 when the last action was a pass
-        self._hist = []  # flat: action, packed state before it, ...
+        self._hist = history()  # flat: action, packed state before it, ...
         self._count_position()
 
     def _check_option(self, name, value):
@@ -163,7 +163,8 @@ class Game(_Game):
         return [t for t in range(25) if move(f, n, t) == ban and self._fits(f, n, t)]
 
     def actions(self):
-        return self._hist[0::2]
+        hist = self._hist
+        return [hist[i] for i in range(0, len(hist), 2)]
 
     def plies(self):
         return len(self._hist) // 2
@@ -329,8 +330,8 @@ class Game(_Game):
     def _back(self):
         """Take back the last action, the counts aside."""
         hist = self._hist
-        info = hist.pop()
-        a = hist.pop()
+        info = pop(hist)
+        a = pop(hist)
         p = 1 - self._p
         self._p = p
         self._ban = info & 4095
@@ -501,7 +502,7 @@ class Game(_Game):
             f, t = divmod(r, 25)
             if self._fits(f, n + 1, t):  # a restriction that could not bite is none
                 self._ban = ban
-        self._hist, self._seen = [], {}
+        self._hist, self._seen = history(), {}
         self._result = (won[0], POINTS) if won else None
         self._count_position()
         self._start = self.position()
