@@ -23,6 +23,7 @@ class UI:
         self.refused = 0  # ms until which the refusal cue shows
         self.colours = palette.SAFE
         self.cursor_hidden = False  # replays show no cursor
+        self.targets = {}  # what OK may act on (_targets), worked out once per change
 
 
 def new_ui(game):
@@ -48,6 +49,7 @@ def sync(game, ui):
         a = game.last(back)
     ui.last = marks
     ui.sel = None
+    ui.targets = _targets(game)
 
 
 def step(point, direction):
@@ -108,7 +110,7 @@ def handle(game, ui, button, kind, now=0):
         return BACK
     if button != "ok" or game.to_move is None:
         return None
-    targets = _targets(game)
+    targets = ui.targets
     c = ui.cursor
     if ui.sel is not None:
         a = targets.get((ui.sel, c))
@@ -143,7 +145,7 @@ def render(game, ui, canvas, now):
                     canvas.set(px, py, palette.LINE)
                     px, py = px + sx, py + sy
     mover = game.to_move
-    targets = _targets(game) if mover is not None else {}
+    targets = ui.targets
     for kind, i in ui.last:
         canvas.set(XY[i][0], XY[i][1], palette.LAST if kind != "gone" else 0x300000)
     for i in range(24):
