@@ -17,6 +17,14 @@ def start():
             asyncio.run(main(board))
         except (KeyboardInterrupt, SystemExit):
             raise  # Ctrl-C: to the REPL, as on every MicroPython board
+        except MemoryError as e:
+            # The heap is in pieces, or full of names interned by every game played since
+            # boot (MicroPython never frees them): restart the board with a whole heap; the
+            # journal brings the game back.
+            import machine
+            import sys
+            sys.print_exception(e)
+            machine.reset()
         except Exception as e:  # noqa: BLE001 - reported, then the app starts again
             import gc
             import sys

@@ -225,8 +225,10 @@ class App:
             self.screen.tick(now)
             if self.dirty or time.ticks_diff(now, self.next_frame) >= 0:
                 self.draw(now)
-            thinking = getattr(self.screen, "thinking", None)
-            await asyncio.sleep_ms(0 if thinking is not None and thinking() else 20)
+            # a flag, not the screen's bound method: that would hold a game being let go of
+            busy = getattr(self.screen, "thinking", None)
+            busy = busy is not None and busy()
+            await asyncio.sleep_ms(0 if busy else 20)
 
     def draw(self, now):
         self.screen.render(self.canvas, now)

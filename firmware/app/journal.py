@@ -40,7 +40,7 @@ def recover():
                 break
             try:
                 reader.feed(line)
-            except (RecordError, MemoryError):
+            except RecordError:  # not MemoryError: that is no fault of the journal's
                 whole = False
                 break
             good += len(line)

@@ -105,3 +105,34 @@ def test_journal_recovers_the_good_prefix():
     finally:
         os.chdir(here)
         remove_tree(folder)
+
+
+def test_journal_is_kept_whole_when_the_heap_runs_out():
+    """Out of memory while reading is no fault of the journal's: nothing is cut (the app
+    restarts the board, and the next boot reads it all)."""
+    from app import journal
+    from shared_rules import reader
+    here = os.getcwd()
+    folder = scratch_dir("journal-heap")
+    feed = reader.Reader.feed
+
+    def starved(self, text):
+        if self.line == 5:
+            raise MemoryError("memory allocation failed")
+        return feed(self, text)
+    try:
+        os.chdir(folder)
+        lines = lines_of(random_game(morris, 6))[:12]
+        journal.begin(lines[0])
+        for line in lines[1:]:
+            journal.append(line)
+        reader.Reader.feed = starved
+        raises(MemoryError, journal.recover)
+        reader.Reader.feed = feed
+        with open(journal.PATH) as f:
+            assert f.read() == "\n".join(lines) + "\n"
+        assert journal.recover().game.plies() == 11
+    finally:
+        reader.Reader.feed = feed
+        os.chdir(here)
+        remove_tree(folder)
