@@ -18,19 +18,26 @@ def start():
         except (KeyboardInterrupt, SystemExit):
             raise  # Ctrl-C: to the REPL, as on every MicroPython board
         except MemoryError as e:
-            # The heap is in pieces, or full of names interned by every game played since
-            # boot (MicroPython never frees them): restart the board with a whole heap; the
-            # journal brings the game back.
-            import machine
             import sys
             sys.print_exception(e)
-            machine.reset()
+            restart_board()
         except Exception as e:  # noqa: BLE001 - reported, then the app starts again
             import gc
             import sys
             sys.print_exception(e)
             asyncio.new_event_loop()
             gc.collect()
+
+
+def restart_board():
+    """After running out of memory: the heap may be in pieces, or full of the names interned
+    by every game played since boot (MicroPython never frees them).  A reset gives a whole
+    heap, and the journal brings the game back."""
+    try:
+        import machine
+    except ImportError:  # no board to reset: go on as we are
+        return
+    machine.reset()
 
 
 async def main(hal):

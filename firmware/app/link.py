@@ -82,4 +82,7 @@ def _dispatch(raw, handle):
     except (ValueError, TypeError, KeyError) as e:  # bad arguments: the state is unchanged
         error("%s: %s" % (cmd["cmd"], e))
     except MemoryError:
-        error("%s: out of memory" % cmd["cmd"])
+        error("%s: out of memory; the board restarts, send the command again" % cmd["cmd"])
+        from app import restart_board
+
+        restart_board()

@@ -80,9 +80,8 @@ class ControlError(Exception):
 
 # The MicroPython heap of the virtual board: tight, so that memory regressions show up in
 # everyday use.  On the 64-bit unix port objects take about 1.5x their size on an RP2040, so
-# 128k here is about 85 KB on a board, well under the ~150-200 KB free on a Pico (W).  (96k
-# was the first aim: the app with a game and the device opponent needs about 110k today.)
-DEFAULT_HEAP = "128k"
+# 96k here is about 64 KB on a board, well under the ~150-200 KB free on a Pico (W).
+DEFAULT_HEAP = "96k"
 
 
 def heap_bytes(text):
