@@ -12,6 +12,9 @@ def start():
     if board.held("back"):
         print("stonegrid: BACK held at boot - safe mode, the app does not start")
         return
+    if not hasattr(asyncio, "run"):  # the WebAssembly port: the page's event loop runs tasks
+        asyncio.create_task(main(board))
+        return
     while True:  # an error in the app restarts it; the journal brings the game back
         try:
             asyncio.run(main(board))

@@ -9,9 +9,12 @@ Every backend module offers make(profile) -> a board object with:
   poll()                        the next button event (name, kind) or None; names: up down left
                                 right ok back; kind "press" or "long"
   held(name)                    whether a button is down now (safe mode at boot)
+  serial                        optional: where app.link reads its commands on a board without
+                                a stdin (web: the browser page), see app.link.serve
 The board profile (board.json in the root) names the backend and its pins and limits; the
 profiles and every key are in hardware/ (hardware/README.md).  Backends: stellar and cosmic
-(Pimoroni Unicorns, sharing hal.unicorn), ws2812 (Pico + WS2812B panel), unix (virtual board).
+(Pimoroni Unicorns, sharing hal.unicorn), ws2812 (Pico + WS2812B panel), unix (virtual board),
+web (the browser page of `stonegrid web`, on MicroPython's WebAssembly port).
 """
 import json
 import time
@@ -44,6 +47,23 @@ def open_board(profile=None):
 def scale_table(level):
     """Byte -> byte at brightness level/255, for backends that dim in software."""
     return bytes((v * level + 127) // 255 for v in range(256))
+
+
+class SoftwareDim:
+    """For backends whose LEDs are drawn by a host (unix, web): dim(frame, out, start) writes
+    the frame scaled to min(brightness, cap) into out from index start; the table is made
+    again only when the level changes."""
+    brightness = cap = 255  # the backend sets them
+    _level = -1
+    _table = b""
+
+    def dim(self, frame, out, start=0):
+        level = min(self.brightness, self.cap)
+        if level != self._level:
+            self._table, self._level = scale_table(level), level
+        table = self._table
+        for i in range(len(frame)):
+            out[start + i] = table[frame[i]]
 
 
 class Buttons:
