@@ -49,13 +49,19 @@ def scale_table(level):
     return bytes((v * level + 127) // 255 for v in range(256))
 
 
-class SoftwareDim:
-    """For backends whose LEDs are drawn by a host (unix, web): dim(frame, out, start) writes
+class DrawnBoard:
+    """The base of the backends whose LEDs a host draws (unix: the virtual board; web: the
+    browser page): the size and cap from the profile, and dim(frame, out, start), which writes
     the frame scaled to min(brightness, cap) into out from index start; the table is made
     again only when the level changes."""
-    brightness = cap = 255  # the backend sets them
-    _level = -1
-    _table = b""
+
+    def __init__(self, profile):
+        self.width = profile.get("width", 16)
+        self.height = profile.get("height", 16)
+        self.cap = profile.get("brightness_cap", 255)
+        self.brightness = self.cap
+        self._level = -1
+        self._table = b""
 
     def dim(self, frame, out, start=0):
         level = min(self.brightness, self.cap)

@@ -4,15 +4,12 @@ import errno
 import os
 import socket
 
-from hal import SoftwareDim
+from hal import DrawnBoard
 
 
-class Board(SoftwareDim):
+class Board(DrawnBoard):
     def __init__(self, profile):
-        self.width = profile.get("width", 16)
-        self.height = profile.get("height", 16)
-        self.cap = profile.get("brightness_cap", 255)
-        self.brightness = self.cap
+        super().__init__(profile)
         self._lines = b""
         self._sock = None
         self._out = bytearray(1 + self.width * self.height * 3)

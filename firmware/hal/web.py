@@ -8,7 +8,7 @@ import binascii
 
 import js
 
-from hal import SoftwareDim
+from hal import DrawnBoard
 
 SERIAL_IDLE_MS = 20  # how often the link looks for a command line while none comes
 
@@ -45,12 +45,9 @@ class Serial:
         return data
 
 
-class Board(SoftwareDim):
+class Board(DrawnBoard):
     def __init__(self, profile):
-        self.width = profile.get("width", 16)
-        self.height = profile.get("height", 16)
-        self.cap = profile.get("brightness_cap", 255)
-        self.brightness = self.cap
+        super().__init__(profile)
         self._page = js.stonegridBoard
         self._out = bytearray(self.width * self.height * 3)
         self.serial = Serial(self._page)
