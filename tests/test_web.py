@@ -187,16 +187,24 @@ def test_a_bad_log_or_bad_command_is_reported_and_the_app_runs_on(page, tmp_path
                    '{"t": "act", "v": 1, "ply": 1, "n": "z9"}\n')
     page.set_input_files("#load", str(bad))
     page.wait_for_selector("#log .error >> text=line 2")
-    page.fill("#line", "not json")
-    page.press("#line", "Enter")
-    page.wait_for_function("window.stonegrid.lines().some(l => l.includes('not JSON'))")
+    for line, answer in (("not json", "not JSON"), ("x" * 3000, "line too long")):
+        page.fill("#line", line)
+        page.press("#line", "Enter")
+        page.wait_for_function("window.stonegrid.lines().some(l => l.includes(%r))" % answer)
     page.fill("#line", '{"cmd": "new", "game": "gipf", "players": ["human", "human"]}')
     page.press("#line", "Enter")
     page.wait_for_function("window.stonegrid.records().length == 1")
     assert page_records(page)[0]["game"] == "gipf"
 
 
-def test_power_cycle_resumes_the_game(page):
+def resumed(pg):
+    pg.wait_for_function("window.stonegrid.lines().some(l => l.includes('\"resumed\"'))")
+    line = [json.loads(text) for text in pg.evaluate("window.stonegrid.lines()")
+            if '"resumed"' in text][-1]
+    return line["game"], line["ply"]
+
+
+def test_power_cycle_and_reload_resume_the_game(page):
     page.fill("#line", '{"cmd": "new", "game": "mixtour", "players": ["human", "human"]}')
     page.press("#line", "Enter")
     page.fill("#line", '{"cmd": "play", "action": "c3"}')
@@ -205,10 +213,10 @@ def test_power_cycle_resumes_the_game(page):
     before = page.evaluate("window.stonegrid.running")
     page.click("#restart")
     page.wait_for_function("window.stonegrid.running > %d" % before)
-    page.wait_for_function("window.stonegrid.lines().some(l => l.includes('\"resumed\"'))")
-    resumed = [json.loads(line) for line in page.evaluate("window.stonegrid.lines()")
-               if '"resumed"' in line][-1]
-    assert (resumed["game"], resumed["ply"]) == ("mixtour", 1)
+    assert resumed(page) == ("mixtour", 1)
+    page.reload()  # the journal was kept in the page's storage
+    page.wait_for_function("window.stonegrid && window.stonegrid.running")
+    assert resumed(page) == ("mixtour", 1)
 
 
 def test_server_serves_only_its_files_and_the_port_offline(web_url):

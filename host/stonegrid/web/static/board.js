@@ -9,6 +9,8 @@ const LONG_MS = 600; // as firmware/hal: a press held this long is a long press
 const SIZE = 16;
 const HISTORY = 400; // frames kept for the tests (window.stonegrid.frames)
 const RECORDS = new Set(["game", "act", "undo", "end"]); // lines `stonegrid logs` saves
+const JOURNAL = "journal.jsonl"; // the app's game in progress (firmware/app/journal.py)
+const SAVED = "stonegrid.journal"; // the journal kept in localStorage: a reload resumes the game
 const KEYS = {
   ArrowUp: "up", ArrowDown: "down", ArrowLeft: "left", ArrowRight: "right",
   k: "up", j: "down", h: "left", l: "right", o: "ok", b: "back",
@@ -62,6 +64,7 @@ function serialOut(text, power) {
   if (rec && RECORDS.has(rec.t)) {
     if (rec.t === "game") records = [];
     records.push(text);
+    keepJournal(); // the app journals an action before it sends its record
   }
   note(text, rec && rec.t === "error" ? "error" : "");
 }
@@ -70,7 +73,7 @@ function serialErr(text, power) {
   if (power !== generation) return;
   note(text, "error");
   // As on the device, an error in the app restarts it; the journal brings the game back.
-  if (text.startsWith("Task exception")) setTimeout(() => powerUp(true), 1000);
+  if (text.startsWith("Task exception")) setTimeout(powerUp, 1000);
 }
 
 // What firmware/hal/web.py calls.  The board of an earlier power-up goes dark and deaf: its
@@ -92,11 +95,18 @@ function boardFor(power) {
   };
 }
 
-async function powerUp(keepJournal) {
-  let journal = null;
-  if (keepJournal && mp) {
-    try { journal = mp.FS.readFile("/journal.jsonl", { encoding: "utf8" }); } catch { /* none */ }
-  }
+function keepJournal() {
+  try {
+    localStorage.setItem(SAVED, mp.FS.readFile("/" + JOURNAL, { encoding: "utf8" }));
+  } catch { /* no journal yet, or no storage: the game lasts as long as the page */ }
+}
+
+function savedJournal() {
+  try { return localStorage.getItem(SAVED); } catch { return null; }
+}
+
+async function powerUp() {
+  const journal = savedJournal();
   const power = ++generation;
   events = [];
   typed = [];
@@ -112,8 +122,8 @@ async function powerUp(keepJournal) {
     if (dir) mp.FS.mkdirTree("/" + dir);
     mp.FS.writeFile("/" + path, text);
   }
-  if (journal !== null) mp.FS.writeFile("/journal.jsonl", journal);
-  note(keepJournal ? "-- power cycle --" : "-- power on --", "note");
+  if (journal !== null) mp.FS.writeFile("/" + JOURNAL, journal);
+  note("-- power on --", "note");
   mp.runPython(files["main.py"]);
   status.textContent = "running: the firmware in MicroPython (WebAssembly), heap " +
     HEAP / 1024 + " KB";
@@ -195,7 +205,7 @@ document.getElementById("command").addEventListener("submit", (e) => {
   input.value = "";
 });
 document.getElementById("download").addEventListener("click", download);
-document.getElementById("restart").addEventListener("click", () => powerUp(true));
+document.getElementById("restart").addEventListener("click", powerUp);
 document.getElementById("load").addEventListener("change", (e) => {
   if (e.target.files.length) loadLog(e.target.files[0]);
   e.target.value = "";
@@ -212,7 +222,7 @@ window.stonegrid = {
 };
 
 draw(frame);
-window.stonegrid.ready = powerUp(false).catch((e) => {
+powerUp().catch((e) => {
   status.textContent = "MicroPython did not start: " + e.message;
   throw e;
 });
