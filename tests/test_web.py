@@ -7,6 +7,7 @@ import json
 import os
 import random
 import re
+import socket
 import subprocess
 import sys
 import time
@@ -20,6 +21,7 @@ from boardkit import Board
 from runtimes import ROOT
 from shared_rules import load, record
 from shared_rules.remote import replay_commands
+from stonegrid.sim import SimError
 from views import load as load_view
 
 CHROMIUM = "/usr/bin/chromium"
@@ -31,10 +33,6 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 SETTLE_S = 0.5  # a press's short-lived marks (a refused move, a bid's flash) are over by then
 WINDOW_S = 1.0  # longer than one blink cycle (2 x 400 ms): every phase shows in it
 PLIES = 6  # the opening: at least this many actions in each game
-
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                                reason="make test installs Debian's chromium")
-
 
 @pytest.fixture(scope="module")
 def web_url():
@@ -52,6 +50,7 @@ def web_url():
 
 @pytest.fixture(scope="module")
 def browser():
+    assert os.path.exists(CHROMIUM), "no %s: make test installs Debian's chromium" % CHROMIUM
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b
@@ -97,7 +96,7 @@ def pictures(pg, sim):
         try:
             f = sim.client.wait_frame(after=f, timeout=deadline - time.monotonic())
             on_sim.add(f.rgb.hex())
-        except Exception as e:  # noqa: BLE001 - nothing new in the window
+        except SimError as e:
             if "timeout" not in str(e):
                 raise
     on_page |= set(hex_rgb for _, hex_rgb in pg.evaluate("window.stonegrid.frames(%r)" % start))
@@ -220,9 +219,10 @@ def test_power_cycle_and_reload_resume_the_game(page):
 
 
 def test_server_serves_only_its_files_and_the_port_offline(web_url):
-    with urllib.request.urlopen(web_url + "micropython/micropython.wasm") as r:
+    direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # 127.0.0.1 itself
+    with direct.open(web_url + "micropython/micropython.wasm") as r:
         assert r.headers["Content-Type"] == "application/wasm" and r.read(4) == b"\0asm"
-    with urllib.request.urlopen(web_url + "firmware.json") as r:
+    with direct.open(web_url + "firmware.json") as r:
         files = json.load(r)
     assert json.loads(files["board.json"])["backend"] == "web"
     with open(os.path.join(ROOT, "firmware", "hal", "web.py")) as f:
@@ -230,14 +230,14 @@ def test_server_serves_only_its_files_and_the_port_offline(web_url):
     assert "shared_rules/morris.py" in files and "main.py" in files
     for path in ("../pyproject.toml", "%2e%2e/pyproject.toml", "nothing.html"):
         with pytest.raises(urllib.error.HTTPError) as e:
-            urllib.request.urlopen(web_url + path)
+            direct.open(web_url + path)
         assert e.value.code == 404
     with open(os.path.join(ROOT, "host", "stonegrid", "web", "static", "board.js")) as f:
         page_code = f.read()
     assert not re.search(r"https?://", page_code), "the page must load nothing from the web"
 
 
-def test_web_without_npm_ci_says_what_to_run(tmp_path):
+def test_web_says_what_is_wrong(tmp_path):
     (tmp_path / "firmware").mkdir()
     out = subprocess.run([sys.executable, "-m", "stonegrid.cli", "web", "--no-open"],
                          capture_output=True, text=True, timeout=60,
@@ -246,3 +246,10 @@ def test_web_without_npm_ci_says_what_to_run(tmp_path):
     out = subprocess.run([sys.executable, "-m", "stonegrid.cli", "web", "--port", "http"],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 2 and "a port is a number" in out.stderr, out.stderr
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        out = subprocess.run([sys.executable, "-m", "stonegrid.cli", "web", "--port", str(port),
+                              "--no-open"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 1 and "port %d" % port in out.stderr and "--port 0" in out.stderr

@@ -84,7 +84,11 @@ def server(port=0, root=None):
     root = root or repo_root()
     port_dir(root)
     handler = type("StonegridHandler", (Handler,), {"root": root})
-    return http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    try:
+        return http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    except OSError as e:
+        raise OSError("cannot serve on 127.0.0.1 port %d: %s (--port 0 takes any free port)"
+                      % (port, e.strerror or e))
 
 
 def run(args):
