@@ -196,6 +196,37 @@ def test_a_bad_log_or_bad_command_is_reported_and_the_app_runs_on(page, tmp_path
     assert page_records(page)[0]["game"] == "gipf"
 
 
+def screen(pg):
+    """The app's screen (menu, setup, play, replay), asked on the page's serial link."""
+    asked = len(pg.evaluate("window.stonegrid.lines()"))
+    pg.evaluate("window.stonegrid.send('{\"cmd\": \"state\"}')")
+    pg.wait_for_function("window.stonegrid.lines().slice(%d).some(l => l.includes("
+                         "'\"state\"'))" % asked)
+    return [json.loads(line) for line in pg.evaluate("window.stonegrid.lines()")[asked:]
+            if '"state"' in line][-1]["screen"]
+
+
+def wait_screen(pg, want, timeout=5):
+    """Until the app shows screen `want` (the link may answer before it polls the button)."""
+    deadline = time.monotonic() + timeout
+    while screen(pg) != want:
+        assert time.monotonic() < deadline, "the app never showed its %s screen" % want
+
+
+def test_keys_and_held_buttons_are_the_board_buttons(page):
+    for key, then in (("l", "menu"), ("Enter", "setup"), ("Escape", "menu"),
+                      ("ArrowLeft", "menu"), ("o", "setup"), (" ", "play"),
+                      ("Shift+B", "menu"), ("Enter", "setup"), ("Enter", "play")):
+        page.keyboard.press(key)
+        wait_screen(page, then)
+    assert page_records(page)[0]["game"] == "morris"  # right, then left again: the first game
+    back = page.locator("[data-button=back]").bounding_box()
+    page.mouse.move(back["x"] + 5, back["y"] + 5)
+    page.mouse.down()  # held: a long BACK, to the menu, while it is still down
+    wait_screen(page, "menu")
+    page.mouse.up()
+
+
 def resumed(pg):
     pg.wait_for_function("window.stonegrid.lines().some(l => l.includes('\"resumed\"'))")
     line = [json.loads(text) for text in pg.evaluate("window.stonegrid.lines()")

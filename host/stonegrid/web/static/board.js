@@ -176,18 +176,26 @@ function buttonFromKey(e) {
   return name ? [name, long ? "long" : "press"] : null;
 }
 
+// A button held LONG_MS is a long press at that moment, as on the board (firmware/hal
+// Buttons); released sooner it is a press, or a long one with Shift.
 for (const button of document.querySelectorAll("[data-button]")) {
   const name = button.dataset.button;
-  let downAt = null;
-  button.addEventListener("pointerdown", () => { downAt = performance.now(); held.add(name); });
-  button.addEventListener("pointerup", (e) => {
-    if (downAt === null) return;
-    const long = e.shiftKey || performance.now() - downAt >= LONG_MS;
-    downAt = null;
+  let longTimer = null;
+  const release = () => {
+    clearTimeout(longTimer);
+    longTimer = null;
     held.delete(name);
-    press(name, long ? "long" : "press");
+  };
+  button.addEventListener("pointerdown", () => {
+    held.add(name);
+    longTimer = setTimeout(() => { release(); press(name, "long"); }, LONG_MS);
   });
-  button.addEventListener("pointerleave", () => { downAt = null; held.delete(name); });
+  button.addEventListener("pointerup", (e) => {
+    if (longTimer === null) return; // already sent as a long press
+    release();
+    press(name, e.shiftKey ? "long" : "press");
+  });
+  button.addEventListener("pointerleave", release);
 }
 
 document.addEventListener("keydown", (e) => {
