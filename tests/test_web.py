@@ -247,6 +247,7 @@ def test_power_cycle_and_reload_resume_the_game(page):
     page.reload()  # the journal was kept in the page's storage
     page.wait_for_function("window.stonegrid && window.stonegrid.running")
     assert resumed(page) == ("mixtour", 1)
+    assert [r["t"] for r in page_records(page)] == ["game", "act"]  # still downloadable
 
 
 def test_server_serves_only_its_files_and_the_port_offline(web_url):

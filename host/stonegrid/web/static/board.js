@@ -10,7 +10,9 @@ const SIZE = 16;
 const HISTORY = 400; // frames kept for the tests (window.stonegrid.frames)
 const RECORDS = new Set(["game", "act", "undo", "end"]); // lines `stonegrid logs` saves
 const JOURNAL = "journal.jsonl"; // the app's game in progress (firmware/app/journal.py)
-const SAVED = "stonegrid.journal"; // the journal kept in localStorage: a reload resumes the game
+// Kept in localStorage, so that a reload is a power cut: the journal brings the game back,
+// and the record lines sent so far stay downloadable (the journal holds secrets they do not).
+const SAVED = { journal: "stonegrid.journal", records: "stonegrid.records" };
 const KEYS = {
   ArrowUp: "up", ArrowDown: "down", ArrowLeft: "left", ArrowRight: "right",
   k: "up", j: "down", h: "left", l: "right", o: "ok", b: "back",
@@ -64,7 +66,7 @@ function serialOut(text, power) {
   if (rec && RECORDS.has(rec.t)) {
     if (rec.t === "game") records = [];
     records.push(text);
-    keepJournal(); // the app journals an action before it sends its record
+    save(); // the app journals an action before it sends its record
   }
   note(text, rec && rec.t === "error" ? "error" : "");
 }
@@ -95,18 +97,20 @@ function boardFor(power) {
   };
 }
 
-function keepJournal() {
+function save() {
   try {
-    localStorage.setItem(SAVED, mp.FS.readFile("/" + JOURNAL, { encoding: "utf8" }));
+    localStorage.setItem(SAVED.records, JSON.stringify(records));
+    localStorage.setItem(SAVED.journal, mp.FS.readFile("/" + JOURNAL, { encoding: "utf8" }));
   } catch { /* no journal yet, or no storage: the game lasts as long as the page */ }
 }
 
-function savedJournal() {
-  try { return localStorage.getItem(SAVED); } catch { return null; }
+function saved(key) {
+  try { return localStorage.getItem(key); } catch { return null; }
 }
 
 async function powerUp() {
-  const journal = savedJournal();
+  const journal = saved(SAVED.journal);
+  if (!records.length) records = JSON.parse(saved(SAVED.records) || "[]");
   const power = ++generation;
   events = [];
   typed = [];
