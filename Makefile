@@ -1,14 +1,17 @@
-# One virtual environment with everything pinned in pyproject.toml.
+# One virtual environment with everything pinned in pyproject.toml, and the MicroPython
+# WebAssembly port for `stonegrid web` pinned in package.json / package-lock.json.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+WASM := node_modules/@micropython/micropython-webassembly-pyscript/micropython.wasm
+CHROMIUM := /usr/bin/chromium
 
 .PHONY: play test bench clean
 
-play: $(VENV)/.installed
+play: $(VENV)/.installed $(WASM)
 	$(BIN)/stonegrid sim
 
-test: $(VENV)/.installed
+test: $(VENV)/.installed $(WASM) $(CHROMIUM)
 	$(BIN)/python -m pytest -q
 
 bench: $(VENV)/.installed
@@ -22,5 +25,13 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/python -m pip install -q -e '.[test]'
 	touch $@
 
+$(WASM): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+# tests/test_web.py drives Debian's chromium through Playwright (never a downloaded browser)
+$(CHROMIUM):
+	apt-get update && apt-get install -y chromium
+
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info node_modules

@@ -4,7 +4,6 @@ under garbage, and power cuts."""
 import json
 import os
 import random
-import time
 
 import pytest
 

@@ -115,6 +115,27 @@ def _unicorn_class(name, size):
     return Unicorn
 
 
+class FakePage:
+    """The browser page as hal.web sees it (host/stonegrid/web/static/board.js)."""
+
+    def __init__(self):
+        self.shown = []
+        self.events = ["ok press", "back long"]
+        self.typed = ['{"cmd": "hello"}\n']
+
+    def show(self, hex_rgb):
+        self.shown.append(bytes.fromhex(hex_rgb))
+
+    def poll(self):
+        return self.events.pop(0) if self.events else None
+
+    def held(self, name):
+        return name == "back"
+
+    def serialRead(self):  # noqa: N802 - the page's JavaScript name
+        return self.typed.pop(0) if self.typed else None
+
+
 def _module(name, **attrs):
     mod = types.ModuleType(name)
     mod.__dict__.update(attrs)
@@ -134,6 +155,7 @@ def device(monkeypatch):
         "stellar", StellarUnicorn=_unicorn_class("StellarUnicorn", 16)))
     monkeypatch.setitem(sys.modules, "cosmic", _module(
         "cosmic", CosmicUnicorn=_unicorn_class("CosmicUnicorn", 32)))
+    monkeypatch.setitem(sys.modules, "js", _module("js", stonegridBoard=FakePage()))
     monkeypatch.delenv("STONEGRID_SIM", raising=False)
     monkeypatch.syspath_prepend(FIRMWARE)
     before = set(sys.modules)
@@ -173,7 +195,7 @@ def test_profile_is_complete_and_consistent(name):
     assert os.path.exists(os.path.join(HAL, p["backend"] + ".py")), p["backend"]
     assert isinstance(p["width"], int) and isinstance(p["height"], int)
     assert 0 <= p["brightness_cap"] <= 255
-    if p["backend"] == "unix":
+    if p["backend"] in ("unix", "web"):  # drawn by a host: no pins, no chip
         return
     assert set(p["buttons"]) == set(BUTTONS)
     assert re.fullmatch(r"[0-9A-F]{4}:[0-9A-F]{4}", p["usb"])
@@ -379,13 +401,29 @@ def test_virtual_board_applies_the_cap(device):
     assert max(board._out[1:]) == board.cap == PROFILES["unix"]["brightness_cap"]
 
 
+def test_browser_page_applies_the_cap_and_passes_events(device):
+    board = device.open_board(PROFILES["web"])
+    page = sys.modules["js"].stonegridBoard
+    board.brightness = 255
+    board.show(_worst_frame(board))
+    assert page.shown == [bytes([PROFILES["web"]["brightness_cap"]]) * 768]
+    assert (board.poll(), board.poll(), board.poll()) == (("ok", "press"), ("back", "long"),
+                                                          None)
+    assert board.held("back") and not board.held("ok")
+    part, got = bytearray(8), b""
+    for want in (8, 8, 1, 0):  # 0: nothing more typed, and the link does not wait for it
+        assert board.serial.readinto(part) == want
+        got += part[:want]
+    assert got == b'{"cmd": "hello"}\n'
+
+
 def test_every_backend_is_covered_by_a_cap_test():
     """A new backend needs its own stand-ins and cap test here (see the tests above)."""
     helpers = {"__init__", "unicorn", "buttons"}
     backends = set(f[:-3] for f in os.listdir(HAL) if f.endswith(".py")) - helpers
-    assert backends <= {"stellar", "cosmic", "ws2812", "unix"}, \
-        "backends without a brightness-cap test: %s" % (backends - {"stellar", "cosmic",
-                                                                      "ws2812", "unix"})
+    covered = {"stellar", "cosmic", "ws2812", "unix", "web"}
+    assert backends <= covered, "backends without a brightness-cap test: %s" % (
+        backends - covered)
 
 
 @pytest.mark.parametrize("name", sorted(n for n, p in PROFILES.items() if p.get("chips")))

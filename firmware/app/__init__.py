@@ -12,6 +12,9 @@ def start():
     if board.held("back"):
         print("stonegrid: BACK held at boot - safe mode, the app does not start")
         return
+    if not hasattr(asyncio, "run"):  # the WebAssembly port: the page's event loop runs tasks
+        asyncio.create_task(main(board))
+        return
     while True:  # an error in the app restarts it; the journal brings the game back
         try:
             asyncio.run(main(board))
@@ -34,10 +37,10 @@ def restart_board():
     by every game played since boot (MicroPython never frees them).  A reset gives a whole
     heap, and the journal brings the game back."""
     try:
-        import machine
-    except ImportError:  # no board to reset: go on as we are
+        from machine import reset
+    except ImportError:  # no board to reset (the browser): go on as we are
         return
-    machine.reset()
+    reset()
 
 
 async def main(hal):

@@ -215,7 +215,7 @@ class App:
                     if hasattr(os, "urandom") else time.ticks_ms())
         link.send(self.hello())
         self.resume()
-        asyncio.create_task(link.serve(self.command))
+        asyncio.create_task(link.serve(self.command, getattr(self.hal, "serial", None)))
         while True:
             now = time.ticks_ms()
             event = self.hal.poll()

@@ -20,23 +20,38 @@ def error(why, text=None):
     send(reply)
 
 
-async def serve(handle):
-    """Read commands for ever; handle(dict) acts on each valid one."""
+class _Stdin:
+    """USB serial as serve() reads it: read(1) waits for a byte; readinto(buf) takes one only
+    if it is already there (0 otherwise)."""
+
+    def __init__(self):
+        import asyncio
+
+        import select
+
+        self._stdin = sys.stdin.buffer if hasattr(sys.stdin, "buffer") else sys.stdin
+        self.read = asyncio.StreamReader(self._stdin).read
+        self._ready = select.poll()
+        self._ready.register(self._stdin, select.POLLIN)
+
+    def readinto(self, buf):
+        return self._stdin.readinto(buf) if self._ready.poll(0) else 0
+
+
+async def serve(handle, port=None):
+    """Read commands for ever; handle(dict) acts on each valid one.  They come from USB serial
+    (stdin), or from `port` on a board that has none (hal.web: the browser page), an object
+    with the same read(1) and readinto(buf) as _Stdin."""
     import asyncio
 
-    import select
-
-    stdin = sys.stdin.buffer if hasattr(sys.stdin, "buffer") else sys.stdin
-    stream = asyncio.StreamReader(stdin)
-    ready = select.poll()
-    ready.register(stdin, select.POLLIN)
+    port = port or _Stdin()
     buf = _line  # one buffer for ever: no growing blocks in a small heap
     one = bytearray(1)
     n = 0  # bytes of the line so far
     dropped = 0  # bytes of an over-long line being skipped
     while True:
         # read(k) waits for all k bytes: wait for one, then take what is already there.
-        first = await stream.read(1)
+        first = await port.read(1)
         if not first:
             await asyncio.sleep_ms(50)  # no host: stdin closed; keep the app alive
             continue
@@ -56,7 +71,7 @@ async def serve(handle):
                 line, n = bytes(memoryview(buf)[:n]), 0
                 _dispatch(line, handle)
             more -= 1
-            if not more or not ready.poll(0) or not stdin.readinto(one):
+            if not more or not port.readinto(one):
                 break
             byte = one[0]
 

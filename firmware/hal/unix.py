@@ -4,17 +4,12 @@ import errno
 import os
 import socket
 
-from hal import scale_table
+from hal import DrawnBoard
 
 
-class Board:
+class Board(DrawnBoard):
     def __init__(self, profile):
-        self.width = profile.get("width", 16)
-        self.height = profile.get("height", 16)
-        self.cap = profile.get("brightness_cap", 255)
-        self.brightness = self.cap
-        self._table = None
-        self._level = -1
+        super().__init__(profile)
         self._lines = b""
         self._sock = None
         self._out = bytearray(1 + self.width * self.height * 3)
@@ -29,14 +24,9 @@ class Board:
             self._sock = s
 
     def show(self, frame):
-        level = min(self.brightness, self.cap)
-        if level != self._level:
-            self._table, self._level = scale_table(level), level
-        out, table = self._out, self._table
-        for i in range(len(frame)):
-            out[i + 1] = table[frame[i]]
+        self.dim(frame, self._out, 1)
         if self._sock:
-            self._send(out)
+            self._send(self._out)
 
     def _send(self, data):
         view = memoryview(data)

@@ -33,6 +33,23 @@ def _sim(args):
     return run(args)
 
 
+def _web(args):
+    from stonegrid.web import run
+    return run(args)
+
+
+def _tcp_port(text):
+    """--port of `stonegrid web`: 0 (any free port) .. 65535."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError("a port is a number from 0 (any free port) to "
+                                         "65535, not %r" % text)
+    return port
+
+
 def _devices(args):
     from stonegrid import device
     found = device.ports()
@@ -123,6 +140,18 @@ def parser():
                          "pseudo-terminal that mpremote and pyserial use like a real board's.")
     sim_arguments(sim)
     sim.set_defaults(run=_sim)
+
+    web = sub.add_parser("web", help="the board in a browser page, on this machine",
+                         description="Serve a page on localhost that runs the same firmware "
+                         "and rules in MicroPython's WebAssembly port: the 16x16 LEDs drawn, "
+                         "the buttons clickable and on the keyboard, the serial log beside "
+                         "them (downloadable as JSON Lines; a log can be loaded and replayed). "
+                         "Works offline: everything comes from this checkout.")
+    web.add_argument("--port", type=_tcp_port, default=8016, help="the TCP port on 127.0.0.1 "
+                     "(default: 8016; 0: any free port)")
+    web.add_argument("--no-open", action="store_true", help="only print the address; do not "
+                     "open a browser")
+    web.set_defaults(run=_web)
 
     port_help = "the board's serial port (default: the one used last, or the only board)"
     dev = sub.add_parser("devices", help="list connected boards",

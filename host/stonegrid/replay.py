@@ -131,30 +131,15 @@ def to_device(header, g, port, timeout=10.0):
     import time
 
     import serial
+    from shared_rules.remote import replay_commands
     from stonegrid.device import choose
     port = choose(port)
-    g0 = fresh(header, g)
-    moves = []
-    for a in g.actions():
-        moves.append(g0.text(a))
-        g0.play(a)
-    first = {"cmd": "replay", "game": header["game"], "options": g.options}
-    if header.get("start"):
-        first["start"] = header["start"]
-    commands, chunk = [first], []
-    for text in moves + [None]:  # the board reads lines of up to 2 KB: send the moves in parts
-        if text is None or sum(len(t) + 1 for t in chunk) + len(text) > 1800:
-            commands[-1]["moves"] = " ".join(chunk)
-            if text is None:
-                break
-            commands.append({"cmd": "replay", "append": True})
-            chunk = []
-        chunk.append(text)
+    commands = replay_commands(header, g)
+    expected = len(g.actions())
     with serial.Serial(port, 115200, timeout=0.2) as s:
         for cmd in commands:
             s.write((json.dumps(cmd) + "\n").encode())
         s.flush()
-        expected = len(moves)
         deadline, pending = time.time() + timeout, b""
         while time.time() < deadline:
             pending += s.read(4096)

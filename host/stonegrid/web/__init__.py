@@ -1,0 +1,106 @@
+"""`stonegrid web`: the board in a browser page.  A local HTTP server (standard library only)
+serves the page, the pinned MicroPython WebAssembly port from node_modules (`npm ci`, run by
+`make play` and `make test`: no CDN, so it works offline), and the firmware as `stonegrid
+flash` would put it on a board, in source form, with the `web` board profile as board.json.
+The page writes those files into the WebAssembly MicroPython's file system and boots
+main.py: the same firmware and rules, with firmware/hal/web.py as its hardware."""
+import http.server
+import json
+import os
+import threading
+import webbrowser
+
+from stonegrid.build import build, repo_root
+
+STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
+PORT_PACKAGE = os.path.join("node_modules", "@micropython", "micropython-webassembly-pyscript")
+PORT_FILES = {"micropython.mjs": "text/javascript", "micropython.wasm": "application/wasm"}
+TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript",
+         ".css": "text/css", ".png": "image/png"}
+
+
+class SetupError(ValueError):
+    """Something the page needs is missing from this checkout."""
+
+
+def port_dir(root=None):
+    """The folder of the pinned MicroPython WebAssembly files (installed by `npm ci`)."""
+    folder = os.path.join(root or repo_root(), PORT_PACKAGE)
+    missing = [f for f in PORT_FILES if not os.path.isfile(os.path.join(folder, f))]
+    if missing:
+        raise SetupError("%s is missing from %s: run `npm ci` in the checkout (make play "
+                         "and make test do)" % (", ".join(missing), folder))
+    return folder
+
+
+def firmware_files(root=None):
+    """{path on the board: text} of everything the page writes into MicroPython's files."""
+    root = root or repo_root()
+    files = dict((path, data.decode("utf-8")) for path, data in build(root, compiled=False).items())
+    with open(os.path.join(root, "hardware", "web.json"), encoding="utf-8") as f:
+        files["board.json"] = f.read()
+    return files
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    root = None  # set by serve()
+
+    def do_GET(self):  # noqa: N802 - the name http.server calls
+        path = self.path.split("?", 1)[0]
+        if path == "/":
+            path = "/index.html"
+        if path == "/firmware.json":
+            return self._send(json.dumps(firmware_files(self.root)).encode(), "application/json")
+        name = path.rsplit("/", 1)[-1]
+        if path == "/micropython/" + name and name in PORT_FILES:
+            return self._file(os.path.join(port_dir(self.root), name), PORT_FILES[name])
+        ext = os.path.splitext(name)[1]
+        if path == "/" + name and ext in TYPES:  # one flat folder: no way out of it
+            return self._file(os.path.join(STATIC, name), TYPES[ext])
+        self.send_error(404, "no such page: %s" % path)
+
+    def _file(self, path, kind):
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError:
+            return self.send_error(404, "no such file: %s" % os.path.basename(path))
+        self._send(data, kind)
+
+    def _send(self, data, kind):
+        self.send_response(200)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Cache-Control", "no-cache")  # a fresh firmware after an edit
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args):
+        pass  # the terminal shows the address, not every request
+
+
+def server(port=0, root=None):
+    """A ThreadingHTTPServer on 127.0.0.1 (port 0: any free one); checks the setup first."""
+    root = root or repo_root()
+    port_dir(root)
+    handler = type("StonegridHandler", (Handler,), {"root": root})
+    try:
+        return http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    except OSError as e:
+        raise OSError("cannot serve on 127.0.0.1 port %d: %s (--port 0 takes any free port)"
+                      % (port, e.strerror or e))
+
+
+def run(args):
+    httpd = server(args.port)
+    url = "http://127.0.0.1:%d/" % httpd.server_address[1]
+    print("web: %s  (Ctrl-C stops)" % url, flush=True)
+    if not args.no_open:
+        threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+    try:
+        httpd.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        httpd.server_close()
+    return 0
