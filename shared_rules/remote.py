@@ -2,7 +2,7 @@
 `stonegrid replay --device` sends them over USB, the browser page (`stonegrid web`) loads a
 log and sends them to the firmware it runs.  MicroPython and CPython; the app never imports
 this module."""
-from shared_rules.record import Reader, RecordError
+from shared_rules.reader import Reader, RecordError
 
 LINE_MOVES = 1800  # characters of moves per command: a board reads lines of up to 2 KB
 
