@@ -83,6 +83,8 @@ class Play:
         self.ui.colours = palette.stones(session.game_id, app.scheme)
         self.device_at = None
         self.thinker = None  # the device's search for the action it is about to play
+        self.choice = None  # the action it found, played once DEVICE_DELAY_MS have passed
+        self.work = 0  # the work units of the device's last search (benchmarks)
 
     def handle(self, button, kind, now):
         s, g = self.session, self.session.game
@@ -110,13 +112,12 @@ class Play:
             self.app.play(a)
 
     def changed(self):
-        self.thinker = None  # its memory is free before the view does its work
-        self.device_at = None
+        self.thinker = self.choice = self.device_at = None
         self.view.sync(self.session.game, self.ui)
 
     def thinking(self):
         """True while the device's search has work left: the main loop then only yields."""
-        return self.thinker is not None and not self.thinker.done
+        return self.thinker is not None
 
     def tick(self, now):
         """The device's turn: search in slices of about THINK_MS (the main loop serves the
@@ -125,20 +126,21 @@ class Play:
         s, g = self.session, self.session.game
         if g.result() is not None or s.human_to_move():
             return
-        t = self.thinker
-        if t is None:
-            self.device_at = time.ticks_add(now, self.app.settings.get("device_delay_ms",
-                                                                        DEVICE_DELAY_MS))
-            gc.collect()  # the search's copy of the game low in a clean heap
-            self.thinker = t = s.think(random.getrandbits(30))
-        if not t.done:
+        if self.choice is None:
+            t = self.thinker
+            if t is None:
+                self.device_at = time.ticks_add(now, self.app.settings.get("device_delay_ms",
+                                                                            DEVICE_DELAY_MS))
+                gc.collect()  # the search's copy of the game low in a clean heap
+                self.thinker = t = s.think(random.getrandbits(30))
             while not t.step(THINK_STEP) and time.ticks_diff(time.ticks_ms(), now) < THINK_MS:
                 pass
-            if t.done:
-                gc.collect()  # its garbage gone before the action is journalled and shown
+            if t.done:  # keep the answer only: the search's copy of the game and its lists
+                self.choice, self.work, self.thinker = t.best, t.nodes, None
+                t = None
+                gc.collect()  # are gone before the action is journalled and shown
         elif time.ticks_diff(now, self.device_at) >= 0:
-            a = t.best
-            self.thinker = t = None
+            a, self.choice = self.choice, None
             self.app.play(a)
 
     def render(self, c, now):

@@ -102,11 +102,10 @@ def main(game_id, level, n, rules_dir=None, app=False, first=0, repeat=1, env=Fa
             elif app:
                 screen, done = board.screen, played[0]
                 while played[0] == done:  # the main loop's work, as in App.run
-                    if screen.thinker is not None:
-                        work = screen.thinker.nodes
                     now = time.ticks_ms()
                     screen.tick(now)
                     board.draw(now)
+                work = screen.work
             else:
                 for _ in range(REPEAT):  # the same work each time: keep the quickest
                     t0 = _ticks()
