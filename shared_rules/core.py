@@ -8,7 +8,6 @@ Runs unchanged on MicroPython and CPython.  A game subclass supplies:
   building the list) and last(back=1) (the action `back` plies ago, None before the first;
   the views and records look back a few plies of a long game without copying it).
 """
-from array import array
 
 
 class IllegalMove(ValueError):
@@ -32,29 +31,6 @@ DOUBLE_PASS = "double_pass"  # Mixtour: two passes in a row
 POINTS = "points"          # Mixtour: reached the points to win
 SCORE = "score"            # Rhombus: the higher score once the board is full
 
-
-def history():
-    """An empty history for a game's records (ints below 2^31): 4 bytes an entry, where a
-    list takes 8 on a 64-bit port, and growing 8 entries at a time on MicroPython, where a
-    list doubles - a long game's list, and the search's copy of it, once ran out of heap."""
-    return array("i")
-
-
-class _Slicer:  # MicroPython cannot call slice(): a subscript makes the slice object
-    def __getitem__(self, k):
-        return k
-
-
-_LAST = _Slicer()[-1:]
-_NOTHING = array("i")
-
-
-def pop(hist):
-    """Remove and return the last entry of a history (MicroPython's arrays have no pop());
-    a slice made once, so that the search's undo allocates nothing."""
-    v = hist[-1]
-    hist[_LAST] = _NOTHING
-    return v
 
 class Game:
     ID = ""

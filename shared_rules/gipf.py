@@ -22,8 +22,8 @@ except ImportError:
     def const(x):
         return x
 
-from shared_rules.core import (Game as _Game, IllegalMove, NotationError, OptionError, RESERVE,
-                               history, pop)
+from shared_rules.core import Game as _Game, IllegalMove, NotationError, OptionError, RESERVE
+from shared_rules.history import history, pop
 
 ID = "gipf"
 NAME = "GIPF"

