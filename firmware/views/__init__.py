@@ -3,7 +3,7 @@
 A view module for game G (views/G.py) offers:
   LABELS                         {option name: short label} for the setup screen
   CHOICES                        {option name: tuple of values to cycle through}
-  new_ui(game)                   the view's state for a game (cursor, selection, ...)
+  new_ui(game)                   the view's state for a game (cursor, selection, ...): a views.UI
   handle(game, ui, button, kind) -> an action to play, or None (ui may change); an illegal
                                  press sets ui.refused so the screen can show a cue
   render(game, ui, canvas, t)    draw the game on the canvas at time t (ms, for blinking)
@@ -14,7 +14,17 @@ A view module for game G (views/G.py) offers:
   SHOWS_RESULT (optional)        True if render draws the game-over screen itself
 """
 
+from views import palette
+
 ARROWS = ("up", "down", "left", "right")
+
+
+class UI:
+    """What every view's state (its new_ui) has besides its own: the colours of the two
+    sides, the moment until which a refused press shows its cue, and no cursor in replays."""
+    colours = palette.SAFE
+    refused = 0  # ms
+    cursor_hidden = False
 
 
 def route(start, goal, step):
@@ -32,7 +42,6 @@ def route(start, goal, step):
                 paths[nxt] = paths[pos] + (arrow,)
                 todo.append(nxt)
     return None
-
 
 
 def load(game_id):

@@ -17,7 +17,7 @@ arrow points at the dot's other ray, OK pushes, BACK returns to the dots.  A row
 blinks on a dimmed board, with white dots at both ends of its line: arrows go to the next
 row, OK takes it."""
 from shared_rules.gipf import NRAYS, RAY_DOT, index, ray_spots
-from views import palette, route
+from views import UI as _UI, palette, route
 from views.canvas import dim
 
 LABELS = {"handicap": "HCP"}
@@ -43,7 +43,7 @@ Y = bytes.fromhex("0a0806040b090705030c0a080604020d0b09070503010c0a080604020b090
 RING = bytes.fromhex("25262728292b2d2f313335373c3b3a3938363432302e2c2a")
 
 
-class UI:
+class UI(_UI):
     def __init__(self):
         self.cursor = index("e1")  # the dot the cursor is on: in front of White
         self.dot = None  # the dot picked: its push is previewed
@@ -56,9 +56,6 @@ class UI:
         self.gone = b""  # what the last action took: spot, colour (0/1) pairs
         self.gone_t = 0  # when their blinking began; None: at the next frame
         self.ply = 0
-        self.refused = 0  # ms until which the refusal cue shows
-        self.colours = palette.SAFE
-        self.cursor_hidden = False  # replays show no cursor
 
 
 def new_ui(game):

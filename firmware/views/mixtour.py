@@ -20,7 +20,7 @@ or move is left, the board and a PASS card take turns: OK passes (an arrow shows
 red).  A pass shows PASS in the passer's colour once, and until the next action the gap
 crossings glow in that colour."""
 from shared_rules.mixtour import PASS, SQUARES, move
-from views import palette, route
+from views import UI as _UI, palette, route
 from views.canvas import dim
 
 LABELS = {"points_to_win": "PTS"}
@@ -41,7 +41,7 @@ BANNED = palette.REFUSED
 TARGET, BARRED = 1, 2  # ui.hints: a legal target, one barred by the reversal ban alone
 
 
-class UI:
+class UI(_UI):
     def __init__(self):
         self.cursor = 12  # c3
         self.sel = None  # the square whose pieces are lifted
@@ -54,9 +54,6 @@ class UI:
         self.cells = bytearray(25)  # per square its height | owners << 3 (bit k: k-th piece)
         self.hints = bytearray(25)  # per square, for the lifted pieces: TARGET, BARRED or 0
         self.shown = None  # when the pass or score announcement was first drawn
-        self.refused = 0  # ms until which the refusal cue shows
-        self.colours = palette.SAFE
-        self.cursor_hidden = False  # replays show no cursor
 
 
 def new_ui(game):

@@ -4,7 +4,7 @@ lines dim between them; stones in hand along the bottom row (player 0) and the r
 Controls: arrows move the cursor from point to point, OK places / picks up a stone / moves
 it / removes a stone; BACK drops a picked-up stone."""
 from shared_rules.morris import POINTS, neighbours
-from views import palette, route
+from views import UI as _UI, palette, route
 from views.canvas import dim
 
 LABELS = {"double_mill_takes_two": "2X", "no_immediate_returns": "RET"}
@@ -15,14 +15,11 @@ XY = tuple((2 * "abcdefg".index(n[0]), 12 - 2 * (int(n[1]) - 1)) for n in POINTS
 BACK = "back"  # returned when BACK was not used by the view
 
 
-class UI:
+class UI(_UI):
     def __init__(self):
         self.cursor = POINTS.index("d6")
         self.sel = None  # the stone picked up to move
         self.last = ()  # points of the last turn: (to, from, removed...) as ("to", i) pairs
-        self.refused = 0  # ms until which the refusal cue shows
-        self.colours = palette.SAFE
-        self.cursor_hidden = False  # replays show no cursor
         self.targets = {}  # what OK may act on (_targets), worked out once per change
 
 

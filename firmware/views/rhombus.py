@@ -13,7 +13,7 @@ left 4; every arrow looks the same on the screen), OK confirms, BACK clears it t
 Placing - OK places on the blinking cell; on a new Line the arrows first move the cursor along
 the rim from free edge cell to free edge cell.  Any press closes the reveal card."""
 from shared_rules.rhombus import BID, LINE, combination_score
-from views import palette, route
+from views import UI as _UI, palette, route
 from views.canvas import dim
 from views.font import glyph
 
@@ -37,19 +37,16 @@ ONCE = 0x505050  # the next cell while the bids are chosen
 SLIDE_MS = (2000, 1500, 1300, 3500)  # end: final board, towers, running score, winner
 
 
-class UI:
+class UI(_UI):
     def __init__(self):
         self.cursor = 0  # a1; on a new Line the chosen edge cell
         self.bid = None  # the bid being entered (1..4): never drawn
         self.flash = 0  # ms until which the entered-bid acknowledgement shows
-        self.refused = 0  # ms until which the refusal cue shows
         self.card = False  # the reveal card is up
         self.last = None  # the cell of the last stone placed
         self.heights = None  # at the end: the height of the tower each cell is in
         self.slides = None  # at the end: see _slides()
         self.end_t = None  # when the end was first drawn
-        self.colours = palette.SAFE
-        self.cursor_hidden = False  # replays show no cursor
 
 
 def new_ui(game):
