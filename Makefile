@@ -5,10 +5,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 WASM := node_modules/@micropython/micropython-webassembly-pyscript/micropython.wasm
 CHROMIUM := /usr/bin/chromium
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: play test bench clean
 
-play: $(VENV)/.installed $(WASM)
+play: $(VENV)/.installed
+	@$(MAKE) --no-print-directory $(WASM) || echo "no npm here: stonegrid web will not run; the virtual board does"
 	$(BIN)/stonegrid sim
 
 test: $(VENV)/.installed $(WASM) $(CHROMIUM)
@@ -31,7 +33,7 @@ $(WASM): package.json package-lock.json
 
 # tests/test_web.py drives Debian's chromium through Playwright (never a downloaded browser)
 $(CHROMIUM):
-	apt-get update && apt-get install -y chromium
+	$(SUDO) apt-get update && $(SUDO) apt-get install -y chromium
 
 clean:
 	rm -rf $(VENV) build *.egg-info node_modules

@@ -419,7 +419,7 @@ def test_browser_page_applies_the_cap_and_passes_events(device):
 
 def test_every_backend_is_covered_by_a_cap_test():
     """A new backend needs its own stand-ins and cap test here (see the tests above)."""
-    helpers = {"__init__", "unicorn", "buttons"}
+    helpers = {"__init__", "unicorn", "buttons", "drawn"}
     backends = set(f[:-3] for f in os.listdir(HAL) if f.endswith(".py")) - helpers
     covered = {"stellar", "cosmic", "ws2812", "unix", "web"}
     assert backends <= covered, "backends without a brightness-cap test: %s" % (

@@ -38,20 +38,20 @@ class _Stdin:
         return self._stdin.readinto(buf) if self._ready.poll(0) else 0
 
 
-async def serve(handle, port=None):
+async def serve(handle, source=None):
     """Read commands for ever; handle(dict) acts on each valid one.  They come from USB serial
-    (stdin), or from `port` on a board that has none (hal.web: the browser page), an object
+    (stdin), or from `source` on a board that has none (hal.web: the browser page), an object
     with the same read(1) and readinto(buf) as _Stdin."""
     import asyncio
 
-    port = port or _Stdin()
+    source = source or _Stdin()
     buf = _line  # one buffer for ever: no growing blocks in a small heap
     one = bytearray(1)
     n = 0  # bytes of the line so far
     dropped = 0  # bytes of an over-long line being skipped
     while True:
         # read(k) waits for all k bytes: wait for one, then take what is already there.
-        first = await port.read(1)
+        first = await source.read(1)
         if not first:
             await asyncio.sleep_ms(50)  # no host: stdin closed; keep the app alive
             continue
@@ -71,7 +71,7 @@ async def serve(handle, port=None):
                 line, n = bytes(memoryview(buf)[:n]), 0
                 _dispatch(line, handle)
             more -= 1
-            if not more or not port.readinto(one):
+            if not more or not source.readinto(one):
                 break
             byte = one[0]
 

@@ -4,7 +4,7 @@ import errno
 import os
 import socket
 
-from hal import DrawnBoard
+from hal.drawn import DrawnBoard
 
 
 class Board(DrawnBoard):

@@ -8,7 +8,7 @@ import binascii
 
 import js
 
-from hal import DrawnBoard
+from hal.drawn import DrawnBoard
 
 SERIAL_IDLE_MS = 20  # how often the link looks for a command line while none comes
 

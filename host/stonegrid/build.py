@@ -17,7 +17,8 @@ def repo_root():
     here = os.path.dirname(os.path.abspath(__file__))
     root = os.environ.get("STONEGRID_ROOT") or os.path.dirname(os.path.dirname(here))
     if not os.path.isdir(os.path.join(root, "firmware")):
-        raise RuntimeError("cannot find the firmware/ tree in %s" % root)
+        raise ValueError("cannot find the firmware/ tree in %s (is $STONEGRID_ROOT a stonegrid "
+                         "checkout?)" % root)
     return root
 
 

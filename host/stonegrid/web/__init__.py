@@ -15,8 +15,7 @@ from stonegrid.build import build, repo_root
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 PORT_PACKAGE = os.path.join("node_modules", "@micropython", "micropython-webassembly-pyscript")
 PORT_FILES = {"micropython.mjs": "text/javascript", "micropython.wasm": "application/wasm"}
-TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript",
-         ".css": "text/css", ".png": "image/png"}
+TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript", ".css": "text/css"}
 
 
 class SetupError(ValueError):
@@ -43,14 +42,18 @@ def firmware_files(root=None):
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
-    root = None  # set by serve()
+    root = None  # set by server()
 
     def do_GET(self):  # noqa: N802 - the name http.server calls
         path = self.path.split("?", 1)[0]
         if path == "/":
             path = "/index.html"
-        if path == "/firmware.json":
-            return self._send(json.dumps(firmware_files(self.root)).encode(), "application/json")
+        if path == "/firmware.json":  # read afresh: an edit shows at the next power cycle
+            try:
+                files = firmware_files(self.root)
+            except (OSError, ValueError) as e:  # the page shows the reason
+                return self.send_error(500, "cannot read the firmware: %s" % e)
+            return self._send(json.dumps(files).encode(), "application/json")
         name = path.rsplit("/", 1)[-1]
         if path == "/micropython/" + name and name in PORT_FILES:
             return self._file(os.path.join(port_dir(self.root), name), PORT_FILES[name])
@@ -83,6 +86,7 @@ def server(port=0, root=None):
     """A ThreadingHTTPServer on 127.0.0.1 (port 0: any free one); checks the setup first."""
     root = root or repo_root()
     port_dir(root)
+    firmware_files(root)  # a broken checkout fails here, not in the page
     handler = type("StonegridHandler", (Handler,), {"root": root})
     try:
         return http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)

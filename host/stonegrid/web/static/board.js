@@ -4,10 +4,13 @@
 // a rule.
 import { loadMicroPython } from "./micropython/micropython.mjs";
 
-const HEAP = 256 * 1024; // about what a Pico leaves free for the app
+// Roomy: the virtual board (`stonegrid sim`, 96 KB on a 64-bit port) is where the firmware's
+// memory is kept in check; here the page should just play.
+const HEAP = 256 * 1024;
 const LONG_MS = 600; // as firmware/hal: a press held this long is a long press
 const SIZE = 16;
 const HISTORY = 400; // frames kept for the tests (window.stonegrid.frames)
+const LINES = 5000; // serial lines kept for the tests (window.stonegrid.lines)
 const RECORDS = new Set(["game", "act", "undo", "end"]); // lines `stonegrid logs` saves
 const JOURNAL = "journal.jsonl"; // the app's game in progress (firmware/app/journal.py)
 // Kept in localStorage, so that a reload is a power cut: the journal brings the game back,
@@ -61,6 +64,7 @@ function draw(hex) {
 function serialOut(text, power) {
   if (power !== generation) return;
   serialLines.push(text);
+  if (serialLines.length > LINES) serialLines.shift();
   let rec = null;
   try { rec = JSON.parse(text); } catch { /* not a JSON line: shown as it is */ }
   if (rec && RECORDS.has(rec.t)) {
@@ -75,12 +79,12 @@ function serialErr(text, power) {
   if (power !== generation) return;
   note(text, "error");
   // As on the device, an error in the app restarts it; the journal brings the game back.
-  if (text.startsWith("Task exception")) setTimeout(powerUp, 1000);
+  if (text.startsWith("Task exception")) setTimeout(boot, 1000);
 }
 
 // What firmware/hal/web.py calls.  The board of an earlier power-up goes dark and deaf: its
 // MicroPython's tasks cannot be stopped from outside (a JavaScript error thrown into them
-// escapes to the page), so they idle on until the page closes.
+// escapes to the page), so whatever of it still runs sees no buttons and no serial input.
 function boardFor(power) {
   const on = () => power === generation;
   return {
@@ -97,7 +101,10 @@ function boardFor(power) {
   };
 }
 
+// The journal is copied out of the running MicroPython whenever a record line comes, before a
+// power-up and when the page goes away (a secret Rhombus bid is journalled with no line).
 function save() {
+  if (!mp) return;
   try {
     localStorage.setItem(SAVED.records, JSON.stringify(records));
     localStorage.setItem(SAVED.journal, mp.FS.readFile("/" + JOURNAL, { encoding: "utf8" }));
@@ -109,13 +116,18 @@ function saved(key) {
 }
 
 async function powerUp() {
+  save();
   const journal = saved(SAVED.journal);
   if (!records.length) records = JSON.parse(saved(SAVED.records) || "[]");
   const power = ++generation;
   events = [];
   typed = [];
   status.textContent = "starting MicroPython…";
-  files = files || await (await fetch("firmware.json")).json();
+  if (!files) {
+    const reply = await fetch("firmware.json");
+    if (!reply.ok) throw new Error(reply.status + " " + (await reply.text()).replace(/<[^>]*>/g, " ").trim());
+    files = await reply.json();
+  }
   globalThis.stonegridBoard = boardFor(power);
   mp = await loadMicroPython({
     url: "micropython/micropython.wasm", heapsize: HEAP,
@@ -155,23 +167,42 @@ function download() {
                                            { type: "application/x-ndjson" }));
   link.download = stamp + "-" + game + ".jsonl";
   link.click();
-  URL.revokeObjectURL(link.href);
+  setTimeout(() => URL.revokeObjectURL(link.href), 10000); // some browsers read it late
 }
 
 // A log is turned into the board's replay commands by the firmware's own Python
 // (shared_rules/remote.py, as `stonegrid replay --device` does), then sent on the link.
+// The modules it takes are forgotten again, as the app forgets what it no longer needs.
 async function loadLog(file) {
+  if (!mp) {
+    note(file.name + ": MicroPython is not running yet", "error");
+    return;
+  }
   mp.FS.writeFile("/loaded.jsonl", await file.text());
+  let commands;
   try {
-    mp.runPython("import json\nfrom shared_rules.remote import log_commands\n" +
-                 "with open('loaded.jsonl') as f:\n    _commands = json.dumps(log_commands(f))");
+    mp.runPython(
+      "def _replay_commands():\n" +
+      "    import json\n" +
+      "    from app.core import forget\n" +
+      "    from shared_rules.remote import log_commands\n" +
+      "    try:\n" +
+      "        with open('loaded.jsonl') as f:\n" +
+      "            return json.dumps(log_commands(f))\n" +
+      "    finally:\n" +
+      "        forget('shared_rules', 'remote')\n" +
+      "        forget('shared_rules', 'reader')\n" +
+      "_commands = _replay_commands()");
+    commands = mp.globals.get("_commands");
   } catch (e) {
     note(file.name + ": " + e.message.trim().split("\n").pop(), "error");
     return;
+  } finally {
+    mp.runPython("_commands = _replay_commands = None");
   }
   note("-- replaying " + file.name + ": left/right step, up/down to either end, OK leaves --",
        "note");
-  for (const cmd of JSON.parse(mp.globals.get("_commands"))) send(JSON.stringify(cmd));
+  for (const cmd of JSON.parse(commands)) send(JSON.stringify(cmd));
 }
 
 function buttonFromKey(e) {
@@ -217,7 +248,7 @@ document.getElementById("command").addEventListener("submit", (e) => {
   input.value = "";
 });
 document.getElementById("download").addEventListener("click", download);
-document.getElementById("restart").addEventListener("click", powerUp);
+document.getElementById("restart").addEventListener("click", boot);
 document.getElementById("load").addEventListener("change", (e) => {
   if (e.target.files.length) loadLog(e.target.files[0]);
   e.target.value = "";
@@ -233,8 +264,18 @@ window.stonegrid = {
   send,
 };
 
+window.addEventListener("pagehide", save);
+
+// Every power-up goes through here, one at a time: a second one waits for the first, so
+// that each MicroPython finds its own board object.
+let booting = Promise.resolve();
+function boot() {
+  booting = booting.then(powerUp).catch((e) => {
+    status.textContent = "MicroPython did not start: " + e.message;
+    note("MicroPython did not start: " + e.message, "error");
+  });
+  return booting;
+}
+
 draw(frame);
-powerUp().catch((e) => {
-  status.textContent = "MicroPython did not start: " + e.message;
-  throw e;
-});
+boot();
