@@ -1,5 +1,6 @@
-"""The app: the main loop, the play screen and the serial commands.  The other screens live
-in app.menu and app.replay, loaded when needed and forgotten while a game is played."""
+"""The app: the main loop and the play screen.  The other screens live in app.menu and
+app.replay, loaded when needed and forgotten while a game is played; the serial commands in
+app.commands, loaded with the first one."""
 import gc
 
 # Collect the garbage after every GC_EVERY bytes allocated rather than when the heap is full:
@@ -16,8 +17,7 @@ import os  # noqa: E402
 import random  # noqa: E402
 import time  # noqa: E402
 
-from hal import BUTTONS
-from shared_rules import GAMES, record
+from shared_rules import GAMES
 from views import load as load_view
 from views.canvas import Canvas
 from views import palette
@@ -247,59 +247,9 @@ class App:
     def hello(self):
         return {"t": "hello", "fw": VERSION, "games": playable()}
 
-    # -- serial commands (see firmware/README.md) ----------------------------------
     def command(self, cmd):
-        name = cmd["cmd"]
-        # the game being played, if any; not held while a command lets go of it ("new")
-        session = getattr(self.screen, "session", None) if name in ("state", "play",
-                                                                     "undo") else None
-        if name == "hello":
-            link.send(self.hello())
-        elif name == "state":
-            gc.collect()  # the reply is the largest thing the link builds
-            reply = session.state(cmd.get("turns") is True) if session else {
-                "t": "state", "game": None}
-            reply["screen"] = type(self.screen).__name__.lower()
-            link.send(reply)
-        elif name == "new":
-            game_id = cmd.get("game")
-            if game_id not in playable():
-                raise ValueError("no game %r here (games: %s)" % (game_id, ", ".join(playable())))
-            from app.menu import Menu
+        """Act on a serial command (firmware/README.md).  Their code is loaded with the first
+        one: a board that no host talks to never holds it."""
+        from app.commands import run
 
-            self.screen = Menu(self, game_id)  # let go of the game being played
-            only(game_id)
-            self.start(Session(game_id, record.options(cmd.get("options") or {}),
-                               cmd.get("players") or ("human", "human")))
-        elif name in ("play", "undo"):
-            if session is None:
-                raise ValueError("no game is being played")
-            if name == "undo":
-                session.undo()
-                self.screen.changed()
-            elif not session.human_to_move():
-                raise ValueError("the game is over" if session.game.result() is not None
-                                 else "the device is to move")
-            else:
-                action = cmd.get("action")
-                if not isinstance(action, (str, int)) or isinstance(action, bool):
-                    raise ValueError("action must be notation text or an action number")
-                self.play(action)
-        elif name == "press":
-            button, kind = cmd.get("button"), cmd.get("kind", "press")
-            if button not in BUTTONS or kind not in ("press", "long"):
-                raise ValueError("press needs a button (up down left right ok back) and kind "
-                                 "press or long")
-            self.press(button, kind, time.ticks_ms())
-        elif name == "menu":
-            from app.menu import Menu
-
-            self.screen = Menu(self)
-        elif name == "replay":
-            from app.replay import load_record
-
-            load_record(self, cmd)
-        else:
-            raise ValueError("unknown command %r (hello state new play undo press menu replay)"
-                             % name)
-        self.dirty = True
+        run(self, cmd)
