@@ -55,10 +55,19 @@ def run(cmd, timeout=600):
     return proc.returncode == 0 and m, m
 
 
-def min_heap(game, mpy_dir, games=20, lo=2, hi=1024):
-    """Smallest heap in KB at which `games` random games finish (None if even hi fails)."""
+def app_gc_every():
+    """The app's collection threshold (firmware/app/core.py: GC_EVERY), as on the board."""
+    with open(os.path.join(ROOT, "firmware", "app", "core.py")) as f:
+        return int(re.search(r"^GC_EVERY = (\d+)", f.read(), re.M).group(1))
+
+
+def min_heap(game, mpy_dir, games=20, lo=2, hi=1024, gc_every=None):
+    """Smallest heap in KB at which `games` random games finish (None if even hi fails);
+    with gc_every, collecting every that many bytes allocated, as the app has it."""
     code = "import sys; sys.path.insert(0, %r); import playouts; playouts.main(%r, %d, %r)" % (
         mpy_dir, game, games, mpy_dir)
+    if gc_every:
+        code = "import gc; gc.threshold(%d); %s" % (gc_every, code)
 
     def fits(kb):
         ok, _ = run([tool("micropython"), "-X", "heapsize=%dk" % kb, "-c", code])
@@ -115,16 +124,20 @@ def main(argv=None):
     args = ap.parse_args(argv)
     games = args.game or [g for g in GAMES
                           if os.path.exists(os.path.join(ROOT, "shared_rules", g + ".py"))]
-    print("%-8s %9s %9s %11s %11s %8s %7s" % ("game", "mpy bytes", "min heap", "CPython g/s",
-                                              "MicroPy g/s", "MP/CPy", "plies"))
+    gc_every = app_gc_every()
+    print("min heap: plain, and with the app's collection every %d bytes (as on a board)"
+          % gc_every)
+    print("%-8s %9s %9s %9s %11s %11s %8s %7s" % (
+        "game", "mpy bytes", "min heap", "app GC", "CPython g/s", "MicroPy g/s", "MP/CPy",
+        "plies"))
     for game in games:
         with tempfile.TemporaryDirectory() as tmp:
             size = compile_rules(game, tmp)
-            heap = min_heap(game, tmp)
+            heaps = [min_heap(game, tmp), min_heap(game, tmp, gc_every=gc_every)]
         cpy, plies = rate([sys.executable], game, args.seconds)
         mpy, _ = rate([tool("micropython")], game, args.seconds)
-        print("%-8s %9d %8s %11.0f %11.0f %8.2f %7.0f" % (
-            game, size, "%dK" % heap if heap else ">1M", cpy, mpy, mpy / cpy, plies))
+        print("%-8s %9d %9s %9s %11.0f %11.0f %8.2f %7.0f" % ((game, size) + tuple(
+            "%dK" % h if h else ">1M" for h in heaps) + (cpy, mpy, mpy / cpy, plies)))
         if game == "morris":
             spiel = openspiel_rate(args.seconds)
             if spiel is None:
