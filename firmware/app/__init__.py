@@ -40,6 +40,12 @@ def restart_board():
         from machine import reset
     except ImportError:  # no board to reset (the browser): go on as we are
         return
+    from app import journal
+
+    try:
+        journal.count_restart()
+    except (OSError, MemoryError):
+        pass  # restart all the same
     reset()
 
 

@@ -31,6 +31,7 @@ DEVICE_DELAY_MS = 500  # let people see the device's move coming
 THINK_MS = 25  # the device thinks at most about this long per pass of the main loop
 THINK_STEP = 4  # work units of the search between two looks at the clock
 FRAME_MS = 100  # redraw at least this often, for blinking
+GIVE_UP_AFTER = 3  # boots in a row that ran out of memory before the journalled game is set aside
 
 
 def playable():
@@ -186,9 +187,11 @@ class App:
         self.screen = Menu(self)
         self.next_frame = 0
         self.dirty = True
+        self.restarted = 0  # restarts for want of memory just before this boot (journal)
 
     def start(self, session):
         session.begin()
+        self._progress()
         self.screen = Play(self, session)
         self.dirty = True
         forget("app", "menu")  # back in the heap when the game is over
@@ -197,10 +200,24 @@ class App:
     def play(self, a):
         """Play for the side to move in the current game (journalled, logged, then shown)."""
         self.screen.session.play(a)
+        self._progress()
         self.screen.changed()
         self.dirty = True
 
+    def _progress(self):
+        if self.restarted:  # the game goes on: a later restart for memory is a new one
+            journal.progress()
+            self.restarted = 0
+
     def resume(self):
+        self.restarted = journal.restarts()
+        if self.restarted >= GIVE_UP_AFTER:
+            kept = journal.set_aside()
+            if kept:
+                link.error("the journalled game ran out of memory at %d boots in a row: kept "
+                           "as %s, not resumed" % (self.restarted, kept))
+            self.restarted = 0
+            return False
         reader = journal.recover()
         forget("shared_rules", "reader")
         if reader is None or reader.ended:

@@ -62,3 +62,42 @@ def _truncate(size):
             size -= len(chunk)
     os.rename(PATH + ".tmp", PATH)
     _sync()
+
+
+# Restarts for want of memory (app.restart_board), counted on flash: a game that runs out at
+# every boot would otherwise restart the board for ever.
+def count_restart():
+    n = restarts() + 1
+    with open(PATH + ".oom", "w") as f:
+        f.write(str(n))
+    _sync()
+
+
+def restarts():
+    """How many times in a row the board restarted for want of memory with no progress."""
+    try:
+        with open(PATH + ".oom") as f:
+            return int(f.read())
+    except (OSError, ValueError):
+        return 0
+
+
+def progress():
+    """A game was started or an action played: the count starts again."""
+    try:
+        os.remove(PATH + ".oom")
+    except OSError:
+        pass
+
+
+def set_aside():
+    """Keep the journal under another name, out of the way of the next boot, and start the
+    count again; returns that name, None when there was no journal."""
+    progress()
+    name = PATH[:-len(".jsonl")] + "-oom.jsonl"
+    try:
+        os.rename(PATH, name)
+    except OSError:
+        return None
+    _sync()
+    return name

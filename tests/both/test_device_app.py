@@ -139,3 +139,29 @@ def test_rhombus_device_bids_blind_in_the_app():
         acts = [line for line in sent if '"act"' in line]
         assert len(acts) == 2  # both bids revealed together
     run_app(go)
+
+
+def test_a_game_that_runs_out_of_memory_at_every_boot_is_set_aside():
+    """Restarts for want of memory are counted on flash; an action played starts the count
+    again, and after GIVE_UP_AFTER in a row the journal is kept under another name and the
+    board starts at the menu instead of restarting for ever."""
+    def go(app, sent):
+        import os
+        app.start(Session("morris", {}, ("human", "human")))
+        app.play("d6")
+        journal.count_restart()
+        assert app.resume() and journal.restarts() == 1
+        app.play("d2")  # the game goes on: the count starts again
+        assert journal.restarts() == 0
+        for n in range(1, core.GIVE_UP_AFTER + 1):
+            journal.count_restart()
+            resumed = app.resume()
+            assert resumed == (n < core.GIVE_UP_AFTER), n
+        assert "not resumed" in sent[-1]["error"] and journal.restarts() == 0
+        assert os.stat(journal.PATH[:-6] + "-oom.jsonl")[6] > 0  # the game is kept
+        raises(OSError, os.stat, journal.PATH)
+        assert not app.resume()  # nothing to resume: the menu
+        for _ in range(core.GIVE_UP_AFTER):  # out of memory with no game at all
+            journal.count_restart()
+        assert not app.resume() and journal.restarts() == 0
+    run_app(go)
