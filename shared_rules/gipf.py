@@ -173,6 +173,7 @@ class Game(_Game):
         # Flat history: per action its removal records, then action | side to act << 11 |
         # mover << 12 | pending << 13 | chain end << 14 | number of records << 17 (before it).
         self._hist = history()
+        self._plies = 0  # actions in it (records vary in length: counted, not walked)
 
     def _check_option(self, name, value):
         ok = isinstance(value, (tuple, list)) and len(value) == 2
@@ -262,11 +263,7 @@ class Game(_Game):
         return out
 
     def plies(self):
-        hist, i, n = self._hist, len(self._hist) - 1, 0
-        while i >= 0:
-            n += 1
-            i -= 1 + (hist[i] >> 17)
-        return n
+        return self._plies
 
     def last(self, back=1):
         hist, i = self._hist, len(self._hist) - 1
@@ -412,12 +409,14 @@ class Game(_Game):
             hist.append(self._take(l | sa << 5 | sb << 8, p) | _CHOSEN)
         self._resolve()
         hist.append(info | (len(hist) - n0) << 17)
+        self._plies += 1
 
     def undo(self):
         hist = self._hist
         if not hist:
             raise IllegalMove("nothing to take back")
         info = pop(hist)
+        self._plies -= 1
         for _ in range(info >> 17):
             self._untake(pop(hist))
         a, p = info & 2047, info >> 11 & 1
@@ -446,6 +445,7 @@ class Game(_Game):
         g._lost = self._lost[:]
         g._p, g._mover, g._pending = self._p, self._mover, self._pending
         g._hist = self._hist[:]
+        g._plies = self._plies
         g._result = self._result
         g._start = self._start
         return g
@@ -591,7 +591,7 @@ class Game(_Game):
         self._cell, self._cnt, self._res = cell, cnt, res
         self._lost = [self._total[i] - res[i] - g.on_board(i) for i in (0, 1)]
         self._p, self._mover, self._pending = p, m, 0 if f[4] == "-" else 1
-        self._hist, self._result = history(), None
+        self._hist, self._plies, self._result = history(), 0, None
         self._start = self.position()
         if not self._pending and not res[p]:
             self._result = (1 - p, RESERVE)

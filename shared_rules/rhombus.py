@@ -12,8 +12,8 @@ stones first; equal: whoever went first last turn; Black in the first turn).
 
 Hidden bids: while Black's bid waits for White's, nothing public shows its value:
 position() writes it as '?', bid(0) is -1, and view_for(1) is a copy in which the bid itself
-(and its history entry) is replaced by a marker.  actions(), turns(), copy() and the private
-state of the game itself are full information, for the referee only.
+(and its history entry) is replaced by a marker.  actions(), last(), turns(), copy() and the
+private state of the game itself are full information, for the referee only.
 """
 try:
     from micropython import const

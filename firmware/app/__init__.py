@@ -38,11 +38,11 @@ def restart_board():
     heap, and the journal brings the game back."""
     try:
         from machine import reset
-    except ImportError:  # no board to reset (the browser): go on as we are
+    except ImportError:  # no board to reset (the browser, a plain unix port): go on as we are
         return
-    from app import journal
-
     try:
+        from app import journal
+
         journal.count_restart()
     except (OSError, MemoryError):
         pass  # restart all the same

@@ -192,6 +192,9 @@ class App:
     def start(self, session):
         session.begin()
         self._progress()
+        self._playing(session)
+
+    def _playing(self, session):
         self.screen = Play(self, session)
         self.dirty = True
         forget("app", "menu")  # back in the heap when the game is over
@@ -225,7 +228,7 @@ class App:
         h = reader.header
         session = Session(h["game"], players=h.get("players", ("human", "human")),
                           game=reader.game)
-        self.screen = Play(self, session)
+        self._playing(session)
         link.send({"t": "resumed", "game": h["game"], "ply": reader.game.plies()})
         return True
 
@@ -244,9 +247,8 @@ class App:
             self.screen.tick(now)
             if self.dirty or time.ticks_diff(now, self.next_frame) >= 0:
                 self.draw(now)
-            # a flag, not the screen's bound method: that would hold a game being let go of
-            busy = getattr(self.screen, "thinking", None)
-            busy = busy is not None and busy()
+            # a call, no bound method kept (it would hold a game being let go of)
+            busy = isinstance(self.screen, Play) and self.screen.thinking()
             await asyncio.sleep_ms(0 if busy else 20)
 
     def draw(self, now):

@@ -93,11 +93,15 @@ def progress():
 def set_aside():
     """Keep the journal under another name, out of the way of the next boot, and start the
     count again; returns that name, None when there was no journal."""
-    progress()
     name = PATH[:-len(".jsonl")] + "-oom.jsonl"
     try:
-        os.rename(PATH, name)
+        os.remove(name)  # an older one: some file systems do not rename over a file
     except OSError:
-        return None
+        pass
+    try:
+        os.rename(PATH, name)
+    except OSError:  # no journal
+        name = None
+    progress()
     _sync()
     return name

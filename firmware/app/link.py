@@ -97,7 +97,11 @@ def _dispatch(raw, handle):
     except (ValueError, TypeError, KeyError) as e:  # bad arguments: the state is unchanged
         error("%s: %s" % (cmd["cmd"], e))
     except MemoryError:
-        error("%s: out of memory; the board restarts, send the command again" % cmd["cmd"])
+        try:
+            error("%s: out of memory; the board restarts (its \"resumed\" line tells whether "
+                  "the command took effect)" % cmd["cmd"])
+        except MemoryError:
+            pass  # restart all the same
         from app import restart_board
 
         restart_board()

@@ -23,4 +23,3 @@ class DrawnBoard:
         table = self._table
         for i in range(len(frame)):
             out[start + i] = table[frame[i]]
-

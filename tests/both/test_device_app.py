@@ -83,6 +83,9 @@ def test_menu_and_replay_code_leave_the_heap_while_a_game_is_played():
         assert gone == (sys.implementation.name == "micropython")  # kept on a host
         app.screen.handle("back", "long", 0)
         assert type(app.screen).__name__ == "Menu"  # back when asked for
+        assert app.resume() and type(app.screen).__name__ == "Play"  # as after a restart
+        gone = "app.menu" not in sys.modules
+        assert gone == (sys.implementation.name == "micropython")
     run_app(go)
 
 
