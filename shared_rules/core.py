@@ -47,7 +47,6 @@ class Game:
             value = options.get(name, default)
             self.options[name] = self._check_option(name, value)
         self._result = None
-        self._seen = {}  # repetition counts: position key -> occurrences
         self._start = None  # position text when set_position() was used, else None
 
     def _check_option(self, name, value):
@@ -124,19 +123,4 @@ class Game:
             turns[-1].append(g.text(a))
             g._do(a)
         return [self.join_turn(t) for t in turns]
-
-    # -- repetition --------------------------------------------------------------------------
-    def _count_position(self):
-        key = self._key()
-        n = self._seen.get(key, 0) + 1
-        self._seen[key] = n
-        return n
-
-    def _uncount_position(self):
-        key = self._key()
-        n = self._seen[key] - 1
-        if n:
-            self._seen[key] = n
-        else:
-            del self._seen[key]
 

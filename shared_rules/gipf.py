@@ -30,7 +30,6 @@ NAME = "GIPF"
 PLAYERS = ("White", "Black")
 
 NSPOTS = const(37)
-NDOTS = const(24)
 NRAYS = const(42)
 NLINES = const(21)
 _REMOVE = const(42)

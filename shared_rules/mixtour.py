@@ -8,8 +8,8 @@ side to move and the restriction while a repetition key is taken.
 Reserves follow from the board: every piece not on it is in its owner's reserve.
 
 Repetition: (score sum, pieces on the board) only grows, strictly with every entry and every
-scoring move, so no position from before such an action can come back.  The counts (core's
-_seen) therefore cover only the stretch since the last one; they start afresh there, and
+scoring move, so no position from before such an action can come back.  The counts
+(_seen) therefore cover only the stretch since the last one; they start afresh there, and
 undoing that action rebuilds them by replaying the stretch before it.  Within a stretch the
 scores and reserves are fixed, so the key is the board, the side to move and the restriction.
 
@@ -110,6 +110,7 @@ class Game(_Game):
         self._ban = 0  # the move the side to act may not make (the reversal), 0: none
         self._passed = 0  # 1 when the last action was a pass
         self._hist = history()  # flat: action, packed state before it, ...
+        self._seen = {}  # repetition counts in this stretch: position key -> occurrences
         self._count_position()
 
     def _check_option(self, name, value):
@@ -267,7 +268,7 @@ class Game(_Game):
                 b[a] = 1 | p << 3
                 self._res[p] -= 1
                 hist[-1] |= _FRESH
-                self._seen = {}
+                self._seen.clear()
             else:
                 n, r = divmod(a - _MOVE, 625)
                 f, t = divmod(r, 25)
@@ -291,7 +292,7 @@ class Game(_Game):
                     if self._score[top] >= self._goal:
                         self._result = (top, POINTS)
                         return
-                    self._seen = {}
+                    self._seen.clear()
                 else:
                     b[t] = h | c << 3
                     if keep == th:  # the exact reversal is possible: forbid it
@@ -299,6 +300,20 @@ class Game(_Game):
         hist[-1] |= _COUNTED
         if self._count_position() >= 3:
             self._result = (None, REPETITION)
+
+    def _count_position(self):
+        key = self._key()
+        n = self._seen.get(key, 0) + 1
+        self._seen[key] = n
+        return n
+
+    def _uncount_position(self):
+        key = self._key()
+        n = self._seen[key] - 1
+        if n:
+            self._seen[key] = n
+        else:
+            del self._seen[key]
 
     def _key(self):
         b, ban = self._b, self._ban
@@ -323,7 +338,7 @@ class Game(_Game):
         while hist and not hist[-1] & _FRESH:
             redo.append(hist[-2])
             self._back()
-        self._seen = {}
+        self._seen.clear()
         self._count_position()
         while redo:
             self._do(redo.pop())

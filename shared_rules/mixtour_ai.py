@@ -5,18 +5,12 @@ when the two make five: such a move is a threat, and the side to act with one wi
 Reads the rules' documented board (mixtour.py: _b, one byte per square, height | colours << 3
 with bit k the owner of the k-th piece from the bottom; _score, _goal, _p).
 """
+from shared_rules.mixtour import _LIM, _STEP, PASS
+
 NODES = (25, 90, 500)  # work budgets of easy, normal, hard (tests/bench/ai.py)
 
-_STEP = (1, -1, 5, -5, 6, -4, 4, -6)  # E W N S NE SE NW SW, as in mixtour.py
-_LIM = bytearray(200)  # squares before the edge from square f in direction d, at 8f+d
-for _f in range(25):
-    _x, _y = _f % 5, _f // 5
-    _LIM[8 * _f:8 * _f + 8] = bytes((4 - _x, _x, 4 - _y, _y, min(4 - _x, 4 - _y),
-                                      min(4 - _x, _y), min(_x, 4 - _y), min(_x, _y)))
-del _f, _x, _y
 _HEIGHT = (0, 1, 3, 7, 12)  # worth of a stack you top, by height
-_MOVE = 25
-PASS = 2525
+_MOVE = 25  # mixtour._MOVE, a const() there: not a module attribute on MicroPython
 
 
 def _threats(b):

@@ -35,16 +35,12 @@ POINTS = ("a1", "d1", "g1", "g4", "g7", "d7", "a7", "a4",
 # Geometry as literal tables: computing them at import would need a heap peak that a small
 # device lacks.  Point i = ring*8 + k, k going round the ring from its bottom-left corner; odd
 # k are the midpoints, joined across the rings.  tests/both/test_morris.py derives them again.
-# Neighbours of each point as a bit mask, and as a tuple for fast loops:
+# Neighbours of each point as a bit mask:
 _ADJ = (
     0x000082, 0x000205, 0x00000a, 0x000814, 0x000028, 0x002050, 0x0000a0, 0x008041,
     0x008200, 0x020502, 0x000a00, 0x081408, 0x002800, 0x205020, 0x00a000, 0x804180,
     0x820000, 0x050200, 0x0a0000, 0x140800, 0x280000, 0x502000, 0xa00000, 0x418000,
 )
-_NEIGH = ((1, 7), (0, 2, 9), (1, 3), (2, 4, 11), (3, 5), (4, 6, 13), (5, 7), (0, 6, 15),
-          (9, 15), (1, 8, 10, 17), (9, 11), (3, 10, 12, 19), (11, 13), (5, 12, 14, 21),
-          (13, 15), (7, 8, 14, 23), (17, 23), (9, 16, 18), (17, 19), (11, 18, 20), (19, 21),
-          (13, 20, 22), (21, 23), (15, 16, 22))
 # The two mills through point i, at [2*i] and [2*i + 1]:
 _MILLS_AT = (
     0x000007, 0x0000c1, 0x000007, 0x020202, 0x00001c, 0x000007, 0x00001c, 0x080808,
@@ -77,7 +73,7 @@ _BIT = {1 << i: i for i in range(24)}  # point of a one-bit mask
 
 def neighbours(i):
     """The points joined to point i by a line."""
-    return list(_NEIGH[i])
+    return [t for t in range(24) if _ADJ[i] >> t & 1]
 
 
 def _in_mills(board):
@@ -112,8 +108,8 @@ class Game(_Game):
         # Per action, in bytearrays (a list of ints costs 8 bytes an item on a 64-bit port and
         # doubles as it grows): 3 bytes of the action and what undo cannot derive from it,
         # a | owed << 10 | p << 12 | ban << 13 (removals owed, the mover, the mover's ban,
-        # all before it); and 4 bytes of the key of the position after it (_key_bytes) if
-        # that position can repeat, else zeros.
+        # all before it); and 4 bytes of the key of the position after it (_finish_turn writes
+        # them) if that position can repeat, else zeros.
         self._hist = bytearray()
         self._keys = bytearray()
         self._z = 0  # Zobrist hash of the two boards
@@ -180,11 +176,11 @@ class Game(_Game):
             own ^= low
             f = _BIT[low]
             targets = empty if fly else _ADJ[f] & empty
-            if targets:
-                base = _MOVE + f * 24
-                for t in (range(24) if fly else _NEIGH[f]):
-                    if targets >> t & 1:
-                        append(base + t)
+            base = _MOVE + f * 24
+            while targets:  # each target, lowest first
+                low = targets & -targets
+                targets ^= low
+                append(base + _BIT[low])
         ban = self._ban[p]
         if ban and ban in out:
             out.remove(ban)
@@ -253,10 +249,11 @@ class Game(_Game):
                 self._z ^= _Z[p * 24 + f] ^ _Z[p * 24 + t]
                 if self._no_returns:
                     self._ban[p] = _MOVE + t * 24 + f
-            mills = 0
-            for m in (_MILLS_AT[2 * t], _MILLS_AT[2 * t + 1]):
-                if board[p] & m == m:
-                    mills += 1
+            own = board[p]
+            m = _MILLS_AT[2 * t]
+            mills = own & m == m  # no tuple of the two mills: this is the search's inner loop
+            m = _MILLS_AT[2 * t + 1]
+            mills += own & m == m
             if mills and self._men[q]:
                 self._pending = 2 if mills == 2 and self._double else 1
                 return

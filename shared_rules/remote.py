@@ -10,17 +10,12 @@ LINE_MOVES = 1800  # characters of moves per command: a board reads lines of up 
 def replay_commands(header, game):
     """[command, ...] showing `game` (its "game" record is `header`): the first names the
     game, the later ones append moves in notation."""
-    g = game.copy()
-    actions = g.actions()
-    while g.actions():
-        g.undo()
-    first = {"cmd": "replay", "game": header["game"], "options": g.options}
+    first = {"cmd": "replay", "game": header["game"], "options": game.options}
     if header.get("start"):
         first["start"] = header["start"]
     commands, chunk, size = [first], [], 0
-    for a in actions:
-        text = g.text(a)
-        g.play(a)
+    for a in game.actions():
+        text = game.text(a)  # the notation of an action does not depend on the position
         if chunk and size + len(text) > LINE_MOVES:
             commands[-1]["moves"] = " ".join(chunk)
             commands.append({"cmd": "replay", "append": True})

@@ -39,7 +39,6 @@ STONES = const(52)     # stones per player; always enough to place (see RULINGS.
 # LINE[i]: the Line (u + v) of cell i.  EDGES: the 28 edge cells, each the end of one Line.
 LINE = bytes((i & 7) + (i >> 3) for i in range(64))
 EDGES = bytes(i for i in range(64) if (i & 7) in (0, 7) or (i >> 3) in (0, 7))
-_EDGE = bytes(1 if i in EDGES else 0 for i in range(64))
 
 
 def cell_name(i):
@@ -258,7 +257,7 @@ class Game(_Game):
             return False
         if self._cur != _NONE:
             return a == self._cur
-        return _EDGE[a] == 1 and self._cells[a] == 0
+        return a in EDGES and self._cells[a] == 0
 
     def play(self, a):
         p = self._p
@@ -298,8 +297,7 @@ class Game(_Game):
         left = self._left
         left[p] -= 1
         if self._n == _CELLS:
-            s0, s1 = self.score(0), self.score(1)
-            self._result = (0 if s0 > s1 else 1, SCORE)
+            self._score_board()
             return
         if left[p] == 0:
             if left[1 - p]:
@@ -307,6 +305,11 @@ class Game(_Game):
             else:
                 self._bid[0] = self._bid[1] = 0
                 self._p = 0
+
+    def _score_board(self):
+        """The board is full: decide the game by the two scores."""
+        s0, s1 = self.score(0), self.score(1)
+        self._result = (0 if s0 > s1 else 1, SCORE)
 
     def undo(self):
         if not self._hist:
@@ -466,6 +469,5 @@ class Game(_Game):
         self._p = (first if left[first] else second) if b1 else 0
         self._hist, self._result = [], None
         self._start = self.position()
-        if n == 64:
-            s0, s1 = self.score(0), self.score(1)
-            self._result = (0 if s0 > s1 else 1, SCORE)
+        if n == _CELLS:
+            self._score_board()
