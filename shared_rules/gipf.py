@@ -252,6 +252,18 @@ class Game(_Game):
         n = hist[-1] >> 17 if hist else 0
         return [(rec >> 18 & 1, _code(rec)) for rec in hist[len(hist) - 1 - n:len(hist) - 1]]
 
+    def last_taken(self):
+        """The pieces the last atomic action took off the board: spot, colour (0 White,
+        1 Black) pairs in a bytearray, from the colours each removal record keeps."""
+        hist, out = self._hist, bytearray()
+        n = hist[-1] >> 17 if hist else 0
+        for rec in hist[len(hist) - 1 - n:len(hist) - 1]:
+            o, blk = _LO[rec & 31], rec >> 11
+            for i in range(rec >> 5 & 7, (rec >> 8 & 7) + 1):
+                out.append(_RS[o + i])
+                out.append(blk >> i & 1)
+        return out
+
     def actions(self):
         hist, out = self._hist, []
         i = len(hist) - 1

@@ -64,27 +64,6 @@ def new_ui(game):
     return ui
 
 
-def _taken(game):
-    """The spots and colours of the pieces the last action took off the board."""
-    out = bytearray()
-    removed = game.last_removed()
-    if not removed:
-        return out
-    before = game.copy()
-    before.undo()
-    a = game.last()
-    moved = ()
-    if a < NRAYS:  # the push happened before the rows were taken
-        moved = ray_spots(a)[:len(before.pushed(a)[0]) + 1]
-    for _, r in removed:
-        for s in game.segment(r):
-            k = moved.index(s) if s in moved else -1
-            out.append(s)
-            out.append(before.piece_at(s) if k < 0 else before.piece_at(moved[k - 1])
-                       if k else before.to_move)
-    return out
-
-
 def sync(game, ui):
     """Recompute what the view shows after the game changed (a move here or elsewhere, undo)."""
     ui.dot = ui.ray = ui.seg = None
@@ -104,7 +83,7 @@ def sync(game, ui):
     ui.last_by = game.mover() if game.removal_pending() else (
         1 - game.to_move if result is None else result[0])
     ui.hints = bytes(game.legal_dots())  # the dots with a push (none while a row is chosen)
-    ui.gone = _taken(game)
+    ui.gone = game.last_taken()
     plies = game.plies()
     ui.gone_t = None if plies == ui.ply + 1 else -GONE_MS  # blink only what just left
     ui.ply = plies
