@@ -6,8 +6,7 @@ from hal import BUTTONS
 from shared_rules import record
 
 from app import link
-from app.core import only, playable
-from app.session import Session
+from app.session import Session, check_players
 
 
 def run(app, cmd):
@@ -24,15 +23,13 @@ def run(app, cmd):
         reply["screen"] = type(app.screen).__name__.lower()
         link.send(reply)
     elif name == "new":
-        game_id = cmd.get("game")
-        if game_id not in playable():
-            raise ValueError("no game %r here (games: %s)" % (game_id, ", ".join(playable())))
-        from app.menu import Menu
+        options = record.options(cmd.get("options") or {})
+        players = cmd.get("players") or ("human", "human")
+        check_players(players)  # before the game being played is let go of
+        from app.menu import let_go
 
-        app.screen = Menu(app, game_id)  # let go of the game being played
-        only(game_id)
-        app.start(Session(game_id, record.options(cmd.get("options") or {}),
-                           cmd.get("players") or ("human", "human")))
+        let_go(app, cmd.get("game"))
+        app.start(Session(cmd["game"], options, players))
     elif name in ("play", "undo"):
         if session is None:
             raise ValueError("no game is being played")

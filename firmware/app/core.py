@@ -182,6 +182,7 @@ class App:
         self.scheme = self.settings.get("scheme", "safe")
         if "brightness" in self.settings:
             hal.brightness = self.settings["brightness"]  # the board caps it
+        self.games = playable()  # the views on this board's flash: fixed until the next boot
         from app.menu import Menu
 
         self.screen = Menu(self)
@@ -244,11 +245,13 @@ class App:
             while event:
                 self.press(event[0], event[1], now)
                 event = self.hal.poll()
-            self.screen.tick(now)
+            play = isinstance(self.screen, Play)
+            if play:  # the device's turn; the other screens only answer buttons
+                self.screen.tick(now)
             if self.dirty or time.ticks_diff(now, self.next_frame) >= 0:
                 self.draw(now)
             # a call, no bound method kept (it would hold a game being let go of)
-            busy = isinstance(self.screen, Play) and self.screen.thinking()
+            busy = play and self.screen.thinking()
             await asyncio.sleep_ms(0 if busy else 20)
 
     def draw(self, now):
@@ -264,7 +267,7 @@ class App:
         self.dirty = True
 
     def hello(self):
-        return {"t": "hello", "fw": VERSION, "games": playable()}
+        return {"t": "hello", "fw": VERSION, "games": self.games}
 
     def command(self, cmd):
         """Act on a serial command (firmware/README.md).  Their code is loaded with the first

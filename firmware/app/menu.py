@@ -3,10 +3,9 @@ forgotten while a game is played (app.core.forget)."""
 from views import load as load_view
 from views import palette
 
-from app.core import only, playable
+from app.core import only
 from app.session import PLAYERS, Session
 
-CODES = {"morris": "MOR", "gipf": "GIP", "mixtour": "MIX", "rhombus": "RHO"}
 SHORT = {"human": "HUM", "device:easy": "EASY", "device:normal": "NORM", "device:hard": "HARD"}
 
 
@@ -15,7 +14,7 @@ class Menu:
 
     def __init__(self, app, game_id=None):
         self.app = app
-        self.games = playable()
+        self.games = app.games
         self.i = self.games.index(game_id) if game_id in self.games else 0
 
     def handle(self, button, kind, now):
@@ -30,16 +29,12 @@ class Menu:
         c.clear()
         game = self.games[self.i]
         c0, c1 = palette.stones(game, self.app.scheme)
-        c.text(1, 1, CODES[game], palette.TEXT)
+        c.text(1, 1, game[:3].upper(), palette.TEXT)
         c.rect(3, 8, 4, 4, c0)
         c.rect(9, 8, 4, 4, c1)
         for k in range(len(self.games)):
             c.set(6 + 2 * k - len(self.games) + 2, 14, palette.CURSOR if k == self.i
                   else palette.POINT)
-
-    def tick(self, now):
-        pass
-
 
 class Setup:
     """Players and rules options, one item a screen: up/down item, left/right value,
@@ -89,6 +84,11 @@ class Setup:
         for k in range(len(self.items)):
             c.set(k, 15, palette.CURSOR if k == self.i else palette.POINT)
 
-    def tick(self, now):
-        pass
 
+def let_go(app, game_id):
+    """Leave the game being played for the menu, keeping only `game_id`'s code (the serial
+    commands new and replay); a game this board does not have is refused first."""
+    if game_id not in app.games:
+        raise ValueError("no game %r here (games: %s)" % (game_id, ", ".join(app.games)))
+    app.screen = Menu(app, game_id)
+    only(game_id)

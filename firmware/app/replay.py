@@ -5,8 +5,7 @@ from views import load as load_view
 from views import palette
 
 from app import link
-from app.core import only, playable
-from app.menu import Menu
+from app.menu import Menu, let_go
 
 
 class Replay:
@@ -43,9 +42,6 @@ class Replay:
     def render(self, c, now):
         self.view.render(self.game, self.ui, c, now)
 
-    def tick(self, now):
-        pass
-
 
 def load_record(app, cmd):
     """Show a game record; "moves" (a list, or one string of moves split by spaces) may
@@ -59,11 +55,9 @@ def load_record(app, cmd):
         game, actions, game_id = app.screen.game, app.screen.actions, app.screen.game_id
     else:
         game_id = cmd.get("game")
-        if game_id not in playable():
-            raise ValueError("no game %r here" % (game_id,))
-        app.screen = Menu(app, game_id)
-        only(game_id)
-        game = load(game_id).Game(**record.options(cmd.get("options") or {}))
+        options = record.options(cmd.get("options") or {})
+        let_go(app, game_id)
+        game = load(game_id).Game(**options)
         if cmd.get("start"):
             game.set_position(cmd["start"])
         actions = []

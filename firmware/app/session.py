@@ -16,17 +16,21 @@ def level(who):
     return "normal" if who == "device" else who[7:]
 
 
+def check_players(players):
+    """ValueError unless `players` names the two sides' players."""
+    for who in players:
+        if who not in PLAYERS and who != "device":
+            raise ValueError("a player is one of %s or \"device\", not %r"
+                             % (", ".join('"%s"' % p for p in PLAYERS), who))
+    if len(players) != 2:
+        raise ValueError("two players, not %d" % len(players))
+
+
 class Session:
     def __init__(self, game_id, options=None, players=("human", "human"), game=None):
-        for who in players:
-            if who not in PLAYERS and who != "device":
-                raise ValueError("a player is one of %s or \"device\", not %r"
-                                 % (", ".join('"%s"' % p for p in PLAYERS), who))
-        if len(players) != 2:
-            raise ValueError("two players, not %d" % len(players))
+        check_players(players)
         self.game_id = game_id
-        self.mod = load(game_id)
-        self.game = game if game is not None else self.mod.Game(**(options or {}))
+        self.game = game if game is not None else load(game_id).Game(**(options or {}))
         self.options = self.game.options
         self.players = tuple(players)
         self.lines = []  # record lines kept back from the serial link while secret
@@ -68,8 +72,7 @@ class Session:
         if g.result() is not None:
             lines.append(record.end_line(g))
         try:
-            for line in lines:
-                journal.append(line)
+            journal.append("\n".join(lines))  # one write, the end line with its action
         except OSError:
             g.undo()  # not on flash: as if it never happened
             raise

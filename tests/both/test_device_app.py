@@ -168,3 +168,14 @@ def test_a_game_that_runs_out_of_memory_at_every_boot_is_set_aside():
             journal.count_restart()
         assert not app.resume() and journal.restarts() == 0
     run_app(go)
+
+
+def test_a_new_command_with_bad_players_leaves_the_game_alone():
+    def go(app, sent):
+        app.start(Session("morris", {}, ("human", "human")))
+        playing = app.screen
+        raises(ValueError, app.command, {"cmd": "new", "game": "gipf",
+                                         "players": ["human", "robot"]})
+        raises(ValueError, app.command, {"cmd": "new", "game": "chess"})
+        assert app.screen is playing
+    run_app(go)
