@@ -13,6 +13,10 @@ CHOICES = {"double_mill_takes_two": (True, False), "no_immediate_returns": (Fals
 # Pixel of each point: file a..g -> x 0..12, rank 7..1 -> y 0..12.
 XY = tuple((2 * "abcdefg".index(n[0]), 12 - 2 * (int(n[1]) - 1)) for n in POINTS)
 BACK = "back"  # returned when BACK was not used by the view
+# The rules' action codes (morris.py; const() there, so not importable on MicroPython):
+# a point places, _MOVE + 24 * from + to moves, _REMOVE + a point removes.
+_MOVE = 24
+_REMOVE = 600
 
 
 class UI(_UI):
@@ -35,12 +39,12 @@ def sync(game, ui):
     back = 1
     a = game.last()
     while a is not None:
-        text = game.text(a)
-        if text[0] == "x":
-            marks.append(("gone", POINTS.index(text[1:])))
+        if a >= _REMOVE:
+            marks.append(("gone", a - _REMOVE))
         else:
-            for k, name in enumerate(text.split("-")):
-                marks.append(("from" if k == 0 and "-" in text else "to", POINTS.index(name)))
+            if a >= _MOVE:
+                marks.append(("from", (a - _MOVE) // 24))
+            marks.append(("to", _points(a)[-1]))
             break
         back += 1
         a = game.last(back)
@@ -64,26 +68,31 @@ def step(point, direction):
     return best
 
 
+def _points(a):
+    """The points of action a: [point] for a placement or a removal, [from, to] for a move."""
+    if a >= _REMOVE:
+        return [a - _REMOVE]
+    if a >= _MOVE:
+        return list(divmod(a - _MOVE, 24))
+    return [a]
+
+
 def _targets(game):
     """What OK may act on now: {point: action} for placements, removals and stones to move,
     and {(from, to): action} for moves."""
     out = {}
     for a in game.legal():
-        text = game.text(a)
-        if text[0] == "x":
-            out[POINTS.index(text[1:])] = a
-        elif "-" in text:
-            f, t = text.split("-")
-            out[(POINTS.index(f), POINTS.index(t))] = a
-            out.setdefault(POINTS.index(f), None)  # a stone that can move: pick it up
+        points = _points(a)
+        if len(points) == 2:
+            out[tuple(points)] = a
+            out.setdefault(points[0], None)  # a stone that can move: pick it up
         else:
-            out[POINTS.index(text)] = a
+            out[points[0]] = a
     return out
 
 
 def keys_for(game, ui, action):
-    text = game.text(action)
-    points = [POINTS.index(n) for n in text.lstrip("x").split("-")]
+    points = _points(action)
     keys, cursor = [], ui.cursor
     if ui.sel is not None and ui.sel != points[0] and len(points) == 2:
         keys.append(("back", "press"))  # put the wrong stone down first
