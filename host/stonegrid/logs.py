@@ -20,7 +20,6 @@ class Capture:
         self.warn = warn or (lambda text: print(text, file=sys.stderr))
         self.file = None
         self.path = None
-        self.game = None
         self.games = self.lines = self.junk = 0
         os.makedirs(out_dir, exist_ok=True)
 
@@ -56,12 +55,11 @@ class Capture:
             return
         if kind == "game" or self.file is None:
             self._open(rec.get("game") if kind == "game" else "unknown")
-            self.game = rec.get("game") if kind == "game" else None
         self.file.write(text + "\n")
         self.file.flush()
         self.lines += 1
         if self.follow:
-            self.write(_describe(rec, self.game))
+            self.write(_describe(rec))
 
     def close(self):
         if self.file:
@@ -72,7 +70,7 @@ class Capture:
             self.lines, self.games, self.out_dir, self.junk)
 
 
-def _describe(rec, game):
+def _describe(rec):
     kind = rec["t"]
     if kind == "game":
         return "new game: %s %s, %s" % (rec.get("game"), " vs ".join(rec.get("players") or ()),

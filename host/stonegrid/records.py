@@ -17,7 +17,6 @@ class Game:
     def __init__(self, header, game):
         self.header = header
         self.game = game
-        self.id = header["game"]
 
     @property
     def actions(self):
@@ -162,17 +161,23 @@ def _options(text):
     return out
 
 
+def fresh(header, g):
+    """The game at its start (same options and set-up position)."""
+    h = load(header["game"]).Game(**g.options)
+    if header.get("start"):
+        h.set_position(header["start"])
+    return h
+
+
 def to_records(header, g):
     """The record lines of a game (as a device would have logged it)."""
     lines = [record.game_line(header["game"], g.options, header.get("players") or (),
                               header.get("fw", ""), header.get("start"))]
-    h = load(header["game"]).Game(**g.options)
-    if header.get("start"):
-        h.set_position(header["start"])
+    h = fresh(header, g)
     for a in g.actions():
         p = h.to_move
         h.play(a)
-        lines.append(record.act_line(len(h.actions()), p, a, h.text(a)))
+        lines.append(record.act_line(h.plies(), p, a, h.text(a)))
     if h.result() is not None:
         lines.append(record.end_line(h))
     return lines

@@ -33,22 +33,13 @@ def load(path):
     return game.header, game.game
 
 
-def fresh(header, g):
-    """The game at its start (same options and set-up position)."""
-    from shared_rules import load as load_rules
-    h = load_rules(header["game"]).Game(**g.options)
-    if header.get("start"):
-        h.set_position(header["start"])
-    return h
-
-
 class Frames:
     """The device's picture of the game after any number of actions."""
 
     def __init__(self, header, g, scheme="safe"):
         views, palette, Canvas = _views()
         self.view = views.load(header["game"])
-        self.game = fresh(header, g)
+        self.game = records.fresh(header, g)
         self.actions = g.actions()
         self.ui = self.view.new_ui(self.game)
         self.ui.colours = palette.stones(header["game"], scheme)

@@ -37,10 +37,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, HERE)
 from shared_rules import GAMES, load, search  # noqa: E402
-from rules import smallest  # noqa: E402  (tests/bench/rules.py)
 from shared_rules.search import LEVELS, Rng  # noqa: E402
 
 import rules as rules_bench  # noqa: E402  (tests/bench/rules.py: playouts, OpenSpiel)
+from stonegrid.build import tool  # noqa: E402
 
 RP2040 = 220  # unix-port time x this = RP2040 time (DESIGN.md), range 200..280
 AIPLAY = os.path.join(HERE, "aiplay.py")
@@ -239,10 +239,10 @@ def compile_tree(out):
                     rel = os.path.relpath(os.path.join(dirpath, name), base)
                     dst = os.path.join(out, prefix, rel[:-3] + ".mpy")
                     os.makedirs(os.path.dirname(dst), exist_ok=True)
-                    subprocess.run([rules_bench.tool("mpy-cross"), "-o", dst,
+                    subprocess.run([tool("mpy-cross"), "-o", dst,
                                     os.path.join(dirpath, name)], check=True)
     for driver in (AIPLAY, rules_bench.PLAYOUTS):
-        subprocess.run([rules_bench.tool("mpy-cross"), "-o", os.path.join(
+        subprocess.run([tool("mpy-cross"), "-o", os.path.join(
             out, os.path.basename(driver)[:-3] + ".mpy"), driver], check=True)
 
 
@@ -252,7 +252,7 @@ def aiplay(game_id, level, n, heap=None, tree=None, app=False, first=0, repeat=1
     if tree:
         code = ("import sys; sys.path.insert(0, %r); import aiplay; aiplay.main(%r, %r, %d, "
                 "%r, %r, %d, %d, %r)" % (tree, game_id, level, n, tree, app, first, repeat, env))
-        cmd = [rules_bench.tool("micropython")] + (["-X", "heapsize=%dk" % heap] if heap
+        cmd = [tool("micropython")] + (["-X", "heapsize=%dk" % heap] if heap
                                                     else []) + ["-c", code]
         with tempfile.TemporaryDirectory(prefix="stonegrid-ai-") as cwd:  # the journal
             proc = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, timeout=3600)
@@ -269,7 +269,7 @@ def aiplay(game_id, level, n, heap=None, tree=None, app=False, first=0, repeat=1
 def min_heap(game_id, tree, n, app=False, lo=16, hi=512):
     """Smallest -X heapsize in KB at which every one of n device-vs-device games at the
     default level finishes, each in its own process (games 0..n-1)."""
-    return smallest(lambda kb: all(aiplay(game_id, search.DEFAULT, 1, kb, tree, app, s)
+    return rules_bench.smallest(lambda kb: all(aiplay(game_id, search.DEFAULT, 1, kb, tree, app, s)
                                    for s in range(n)), lo, hi)
 
 
@@ -282,7 +282,7 @@ def calibration():
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
         f.write(code)
     out = []
-    for exe in (sys.executable, rules_bench.tool("micropython")):
+    for exe in (sys.executable, tool("micropython")):
         runs = [int(subprocess.run([exe, f.name], capture_output=True, text=True).stdout)
                 for _ in range(3)]
         out.append(min(runs) / 1000.0)
@@ -303,7 +303,7 @@ def speed(games, n, heap_games):
         compile_tree(tree)
         for game_id in games:
             cpy, plies = rules_bench.rate([sys.executable], game_id, 2.0)
-            mpy, _ = rules_bench.rate([rules_bench.tool("micropython")], game_id, 2.0)
+            mpy, _ = rules_bench.rate([tool("micropython")], game_id, 2.0)
             spiel = rules_bench.openspiel_rate(2.0) if game_id == "morris" else None
             print("%-8s random playouts/s: CPython %.0f, MicroPython %.0f%s" % (
                 game_id, cpy, mpy, ", OpenSpiel C++ %.0f" % spiel if spiel else ""), flush=True)
@@ -338,7 +338,7 @@ def speed(games, n, heap_games):
 
 
 def min_heap_random_app(game_id, tree, n):
-    return smallest(lambda kb: all(aiplay(game_id, "random", 1, kb, tree, True, s)
+    return rules_bench.smallest(lambda kb: all(aiplay(game_id, "random", 1, kb, tree, True, s)
                                    for s in range(n)), 48, 512)
 
 

@@ -20,14 +20,9 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, ROOT)
 from shared_rules import GAMES  # noqa: E402
+from stonegrid.build import tool  # noqa: E402
 
-BIN = os.path.dirname(sys.executable)
 PLAYOUTS = os.path.join(ROOT, "tests", "bench", "playouts.py")
-
-
-def tool(name):
-    path = os.path.join(BIN, name)
-    return path if os.path.exists(path) else shutil.which(name)
 
 
 def compile_rules(game, out):

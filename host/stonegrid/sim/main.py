@@ -2,7 +2,6 @@
 import argparse
 import asyncio
 import os
-import re
 import signal
 import sys
 
@@ -11,13 +10,14 @@ from stonegrid.sim.sync import default_flash_dir, micropython_path, sync
 
 def heap_size(text):
     """argparse type of --heap: a MicroPython heap size such as 96k, 2m or 131072."""
-    m = re.fullmatch(r"(\d+)([kKmM]?)", text.strip())
-    if not m:
+    from stonegrid.sim.engine import heap_bytes
+    try:
+        n = heap_bytes(text)
+    except ValueError:
         raise argparse.ArgumentTypeError("not a heap size: %r (e.g. 96k, 2m, 131072)" % text)
-    n = int(m.group(1)) * {"": 1, "k": 1024, "m": 1024 * 1024}[m.group(2).lower()]
     if n < 16 * 1024:
         raise argparse.ArgumentTypeError("a heap below 16k cannot even start the board: %r" % text)
-    return m.group(1) + m.group(2).lower()
+    return text.strip().lower()
 
 
 def add_arguments(p):

