@@ -33,7 +33,7 @@ $(WASM): package.json package-lock.json
 
 # tests/test_web.py drives Debian's chromium through Playwright (never a downloaded browser)
 $(CHROMIUM):
-	$(SUDO) apt-get update && $(SUDO) apt-get install -y chromium
+	$(SUDO) apt-get update && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium
 
 clean:
 	rm -rf $(VENV) build *.egg-info node_modules

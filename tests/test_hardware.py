@@ -20,7 +20,8 @@ import types
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from runtimes import ROOT
+
 HARDWARE = os.path.join(ROOT, "hardware")
 FIRMWARE = os.path.join(ROOT, "firmware")
 HAL = os.path.join(FIRMWARE, "hal")

@@ -8,8 +8,8 @@ import subprocess
 import pytest
 
 from runtimes import ROOT, micropython, tool
+from shared_rules import GAMES
 
-GAMES = ("morris", "gipf", "mixtour", "rhombus")
 HEAP = "64k"  # the rules and the search need less than this; see sim.engine.DEFAULT_HEAP
 
 

@@ -53,10 +53,16 @@ def test_flash_sends_only_what_changed_and_the_app_runs(sim, tmp_path):
     assert hello(sim)["fw"]  # and the app runs again
 
 
+def checkout(tree):
+    """A copy of what $STONEGRID_ROOT needs of the checkout, to change before flashing it."""
+    for folder in ("firmware", "shared_rules", "hardware"):
+        shutil.copytree(os.path.join(ROOT, folder), os.path.join(str(tree), folder),
+                        ignore=shutil.ignore_patterns("__pycache__"))
+
+
 def test_flash_of_a_changed_and_a_removed_file(sim, tmp_path):
     tree = tmp_path / "tree"
-    shutil.copytree(ROOT, tree, ignore=shutil.ignore_patterns(".venv", ".git", "__pycache__",
-                                                              "*.egg-info", ".pytest_cache"))
+    checkout(tree)
     env = dict(os.environ, STONEGRID_ROOT=str(tree))
     assert run("flash", "--port", sim.serial, env=env).returncode == 0
     with open(tree / "shared_rules" / "record.py", "a") as f:
@@ -74,8 +80,7 @@ def test_flash_of_a_changed_and_a_removed_file(sim, tmp_path):
 def test_interrupted_flash_still_boots(sim, tmp_path):
     assert run("flash", "--port", sim.serial).returncode == 0
     tree = tmp_path / "tree"
-    shutil.copytree(ROOT, tree, ignore=shutil.ignore_patterns(".venv", ".git", "__pycache__",
-                                                              "*.egg-info", ".pytest_cache"))
+    checkout(tree)
     with open(tree / "firmware" / "app" / "core.py", "a") as f:  # a big change: a slow copy
         f.write("\n_PAD = (\n" + '    "%s"\n' % ("x" * 70) * 3000 + ")\n")
     env = dict(os.environ, STONEGRID_ROOT=str(tree))

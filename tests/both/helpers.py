@@ -69,8 +69,10 @@ def check_random_game_invariants(mod, seed, **options):
 
 
 def scratch_dir(name):
-    """A fresh empty folder under /tmp (MicroPython has no tempfile)."""
-    path = "/tmp/stonegrid-%s-%d" % (name, random.getrandbits(30))
+    """A fresh empty folder under /tmp (MicroPython has no tempfile).  Its name comes from
+    os.urandom: the tests seed `random`, and a name that repeats would meet a folder left
+    behind by an interrupted run."""
+    path = "/tmp/stonegrid-%s-%s" % (name, "".join("%02x" % b for b in os.urandom(6)))
     os.mkdir(path)
     return path
 

@@ -1,10 +1,8 @@
 """The device opponent (shared_rules/search.py and the <game>_ai modules), on both runtimes."""
-from shared_rules import gipf, load, mixtour, morris, rhombus, search
+from shared_rules import GAMES, gipf, load, mixtour, morris, rhombus, search
 from shared_rules.search import Rng, Search
 
 from helpers import raises
-
-GAMES = ("morris", "gipf", "mixtour", "rhombus")
 
 
 def device(g, nodes=60, seed=1):
