@@ -37,16 +37,17 @@ class Canvas:
             for xx in range(x, x + w):
                 self.set(xx, yy, rgb)
 
-    def text(self, x, y, s, rgb):
-        """Draw s in the 3x5 font from (x, y); returns the x after it."""
+    def text(self, x, y, s, rgb, size=1):
+        """Draw s in the 3x5 font from (x, y), each dot size x size pixels; returns the x
+        after it."""
         from views.font import glyph
         for ch in s:
             bits = glyph(ch)
             for row in range(5):
                 for col in range(3):
                     if bits >> (14 - row * 3 - col) & 1:
-                        self.set(x + col, y + row, rgb)
-            x += 4
+                        self.rect(x + size * col, y + size * row, size, size, rgb)
+            x += 4 * size
         return x
 
 

@@ -15,7 +15,6 @@ the rim from free edge cell to free edge cell.  Any press closes the reveal card
 from shared_rules.rhombus import BID, LINE, combination_score
 from views import UI as _UI, palette, route
 from views.canvas import dim
-from views.font import glyph
 
 LABELS = {}
 CHOICES = {}
@@ -284,23 +283,14 @@ def render(game, ui, canvas, now):
             canvas.text(x, 11, "?", dim(colour, 1, 3))
 
 
-def _big(canvas, x, y, ch, colour):
-    """A character of the 3x5 font at twice the size."""
-    bits = glyph(ch)
-    for row in range(5):
-        for col in range(3):
-            if bits >> (14 - row * 3 - col) & 1:
-                canvas.rect(x + 2 * col, y + 2 * row, 2, 2, colour)
-
-
 def _card(game, ui, canvas, now):
     """Both bids, big, in their colours (Black left, White right); the first placer's bid
     underlined, blinking."""
     colours = ui.colours
-    _big(canvas, 0, 1, "01234"[game.bid(0)], colours[0])
+    canvas.text(0, 1, "01234"[game.bid(0)], colours[0], 2)
     canvas.rect(7, 4, 2, 2, palette.TEXT)
     canvas.rect(7, 8, 2, 2, palette.TEXT)
-    _big(canvas, 10, 1, "01234"[game.bid(1)], colours[1])
+    canvas.text(10, 1, "01234"[game.bid(1)], colours[1], 2)
     first = game.first()
     if now // 400 % 2 == 0:
         canvas.rect(10 * first, 13, 6, 2, colours[first])
@@ -335,8 +325,7 @@ def _end(game, ui, canvas, now):
         canvas.text(7, 0, str(n), palette.TEXT)
         s = str(score)
         if len(s) < 3:
-            for j in range(len(s)):
-                _big(canvas, 18 - 8 * len(s) + 8 * j, 6, s[j], colours[p])
+            canvas.text(18 - 8 * len(s), 6, s, colours[p], 2)
         else:
             canvas.text(5, 10, s, colours[p])
         return
