@@ -171,20 +171,17 @@ def handle(game, ui, button, kind, now=0):
             _lift(game, ui, None, 1)
             return None
         return BACK
-    legal = None
-    if button in ("up", "down", "left", "right", "ok"):
-        legal = game.legal()
-    if legal is None:
-        return None
-    forced = legal == [PASS]
-    if button != "ok":
-        if forced:
+    if button in ("up", "down", "left", "right"):
+        if ui.forced:
             ui.refused = now + 400  # nothing to choose: OK passes
         else:
             ui.cursor = step(ui.cursor, button)
         return None
-    if forced:
+    if button != "ok":
+        return None
+    if ui.forced:
         return PASS
+    legal = game.legal()
     c, sel = ui.cursor, ui.sel
     if sel is not None:
         if c == sel:  # one more piece, or one again after the whole stack
