@@ -53,6 +53,7 @@ class UI(_UI):
         self.last = None  # the dot of the last push
         self.last_by = 0  # who made it
         self.hints = b""  # the dots with a push now
+        self.rows = ()  # while a row is chosen: the rows to choose from, in a fixed order
         self.gone = b""  # what the last action took: spot, colour (0/1) pairs
         self.gone_t = 0  # when their blinking began; None: at the next frame
         self.ply = 0
@@ -83,6 +84,7 @@ def sync(game, ui):
     ui.last_by = game.mover() if game.removal_pending() else (
         1 - game.to_move if result is None else result[0])
     ui.hints = bytes(game.legal_dots())  # the dots with a push (none while a row is chosen)
+    ui.rows = sorted(game.legal()) if game.removal_pending() else ()
     ui.gone = game.last_taken()
     plies = game.plies()
     ui.gone_t = None if plies == ui.ply + 1 else -GONE_MS  # blink only what just left
@@ -131,15 +133,10 @@ def ray_step(game, dot, ray, arrow):
     return best
 
 
-def _rows(game):
-    """The rows the side to act chooses from, in a fixed order."""
-    return sorted(game.legal())
-
-
 def keys_for(game, ui, action):
     press = "press"
     if action >= NRAYS:
-        rows = _rows(game)
+        rows = ui.rows
         n = len(rows)
         ahead = (rows.index(action) - ui.choice) % n
         if ahead <= n - ahead:
@@ -173,7 +170,7 @@ def handle(game, ui, button, kind, now=0):
         return None
     arrow = button in DIRS
     if game.removal_pending():
-        rows = _rows(game)
+        rows = ui.rows
         if arrow:
             ui.choice = (ui.choice + (1 if button in ("right", "down") else -1)) % len(rows)
             return None
@@ -217,7 +214,7 @@ def render(game, ui, canvas, now):
     blink = now // 400 % 2 == 0
     seg = ()
     if game.removal_pending():
-        rows = _rows(game)
+        rows = ui.rows
         sel = rows[ui.choice % len(rows)]
         if ui.seg is None or ui.seg[0] != sel:
             ui.seg = (sel, _line_dots(game, sel))
