@@ -757,12 +757,11 @@ class Board:
             if self.frame is None:
                 raise ControlError("no frame to save: nothing drives the LEDs")
             scale = int(req.get("scale", 16))
-            data = png.matrix(self.width, self.height, self.frame, scale, req.get("gap"))
             if req.get("path"):
                 path = os.path.abspath(os.path.expanduser(req["path"]))
-                with open(path, "wb") as f:
-                    f.write(data)
-                return {"path": path, "bytes": len(data), "seq": self.seq}
+                n = png.save(path, self.width, self.height, self.frame, scale, req.get("gap"))
+                return {"path": path, "bytes": n, "seq": self.seq}
+            data = png.matrix(self.width, self.height, self.frame, scale, req.get("gap"))
             return {"png": base64.b64encode(data).decode(), "seq": self.seq}
         if cmd == "output":
             return {"out_total": self.out_total,
