@@ -157,3 +157,16 @@ def test_build_uf2_errors_are_one_line(tmp_path, capsys, monkeypatch):
     assert status == 2 and "is not for the RP2040: block 0 has family id 0x68ed2b88" in err
     assert not (tmp_path / "x.uf2").exists()
 
+
+
+def test_micropython_boots_the_flash_image_and_runs_the_app(tmp_path):
+    """The emulated RP2040 (rp2040js, npm) boots the image: MicroPython mounts the littlefs
+    as it is (rp2040js drops flash writes, so a reformat would leave it empty) and the app,
+    read from /fw/a, says hello on USB serial."""
+    flash = tmp_path / "flash.bin"
+    image.write_flash(str(flash), PROFILE)
+    done = subprocess.run(["node", os.path.join(ROOT, "tests", "pico_boot.js"),
+                           parts.path(parts.BOOTROM), str(flash), '"t": "hello"', "60000"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=90)
+    assert done.returncode == 0, (done.stdout, done.stderr)
+    assert '"games": ["morris", "gipf", "mixtour", "rhombus"]' in done.stdout, done.stdout
