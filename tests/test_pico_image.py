@@ -61,6 +61,11 @@ def test_the_filesystem_holds_exactly_the_built_tree(flash):
     assert any(p.endswith(".mpy") for p in got) and not any(p.endswith(".py") for p in got)
 
 
+def test_an_app_too_big_for_the_filesystem_is_refused():
+    with pytest.raises(image.ImageError, match="do not fit the Pico's 1408 KB filesystem"):
+        image.filesystem({"fw/a/big.mpy": bytes(image.FS_BYTES)})
+
+
 def test_the_flash_starts_with_micropython_and_ends_before_the_filesystem(flash):
     firmware = image.read_uf2(parts.read(parts.MICROPYTHON))
     for address, data in firmware.items():
@@ -78,7 +83,9 @@ def test_uf2_round_trip():
     assert sorted(back) == [image.XIP_BASE, image.XIP_BASE + 256, image.XIP_BASE + 512,
                             image.XIP_BASE + 0x10000]
     assert b"".join(back[a] for a in sorted(back)[:3]) == chunks[image.XIP_BASE]
-    assert back[image.XIP_BASE + 0x10000] == b"\x01" * 100
+    assert back[image.XIP_BASE + 0x10000] == b"\x01" * 100 + b"\xff" * 156
+    with pytest.raises(image.ImageError, match="0x10000010 does not"):
+        image.write_uf2({image.XIP_BASE + 16: bytes(256)})
 
 
 def test_a_uf2_not_for_the_rp2040_is_refused():

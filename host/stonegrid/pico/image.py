@@ -67,13 +67,17 @@ def read_uf2(data, name="the UF2 file"):
 
 
 def write_uf2(chunks):
-    """An RP2040 UF2 file writing {flash address: bytes} (addresses page-aligned), in 256-byte
-    pages."""
+    """An RP2040 UF2 file writing {flash address: bytes}, in whole 256-byte pages at
+    page-aligned addresses, as the boot ROM wants them (a short last page is filled with
+    0xff, the erased state)."""
     pages = []
     for address in sorted(chunks):
+        if address % _PAGE:
+            raise ImageError("UF2 blocks start on a %d-byte page: 0x%08x does not"
+                             % (_PAGE, address))
         data = chunks[address]
         for at in range(0, len(data), _PAGE):
-            pages.append((address + at, data[at:at + _PAGE]))
+            pages.append((address + at, data[at:at + _PAGE].ljust(_PAGE, b"\xff")))
     out = bytearray()
     for n, (address, page) in enumerate(pages):
         out += _HEAD.pack(_MAGIC[0], _MAGIC[1], _FAMILY_ID, address, len(page), n, len(pages),
