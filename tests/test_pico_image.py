@@ -72,7 +72,8 @@ def test_the_flash_starts_with_micropython_and_ends_before_the_filesystem(flash)
         at = address - image.XIP_BASE
         assert flash[at:at + len(data)] == data
     end = max(firmware) + 256 - image.XIP_BASE
-    assert end <= image.FS_OFFSET and flash[end:image.FS_OFFSET] == b"\xff" * (image.FS_OFFSET - end)
+    assert end <= image.FS_OFFSET
+    assert flash[end:image.FS_OFFSET] == b"\xff" * (image.FS_OFFSET - end)
 
 
 def test_uf2_round_trip():
@@ -149,6 +150,10 @@ def test_build_uf2_errors_are_one_line(tmp_path, capsys, monkeypatch):
     status, err = _build(["--uf2", str(tmp_path / "x.uf2"), "--board", "stellar-unicorn"],
                          capsys)
     assert status == 2 and "not a board for stock MicroPython on a Pico" in err
+    (tmp_path / "bad.json").write_text('{"name": "x",\n')
+    status, err = _build(["--uf2", str(tmp_path / "x.uf2"), "--board",
+                          str(tmp_path / "bad.json")], capsys)
+    assert status == 2 and "bad.json is not a board profile: Expecting" in err and "line 2" in err
     folder = tmp_path / "parts"
     folder.mkdir()
     monkeypatch.setattr(parts, "FOLDER", str(folder))

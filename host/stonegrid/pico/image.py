@@ -90,7 +90,10 @@ def check_profile(profile):
     """The board profile file `profile` must be one the pinned MicroPython (stock RPI_PICO)
     runs: ImageError otherwise (a Unicorn needs Pimoroni's build, a Pico 2 an RP2350 one)."""
     with open(profile, "rb") as f:
-        board = json.loads(f.read())
+        try:
+            board = json.loads(f.read())
+        except ValueError as e:
+            raise ImageError("%s is not a board profile: %s" % (profile, e))
     if not str(board.get("firmware", "")).startswith("micropython.org rp2 build RPI_PICO-"):
         raise ImageError("%s is not a board for stock MicroPython on a Pico (RPI_PICO): its "
                          "firmware is %r" % (profile, board.get("firmware")))
