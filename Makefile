@@ -7,13 +7,13 @@ WASM := node_modules/@micropython/micropython-webassembly-pyscript/micropython.w
 CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: play test bench clean
+.PHONY: play test bench clean pico-parts
 
 play: $(VENV)/.installed
 	@$(MAKE) --no-print-directory $(WASM) || echo "no npm here: stonegrid web will not run; the virtual board does"
 	$(BIN)/stonegrid sim
 
-test: $(VENV)/.installed $(WASM) $(CHROMIUM)
+test: $(VENV)/.installed $(WASM) $(CHROMIUM) pico-parts
 	$(BIN)/python -m pytest -q
 
 bench: $(VENV)/.installed
@@ -30,6 +30,17 @@ $(VENV)/.installed: pyproject.toml
 $(WASM): package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $@
+
+# The Pico's pinned parts (MicroPython's UF2, the boot ROM) are not kept in git: copied from
+# PICO_PARTS, then checked against the sha256 pinned in host/stonegrid/pico/parts/__init__.py
+PICO_PARTS ?= /work/shared/micropython-rp2
+PARTS := host/stonegrid/pico/parts
+PARTS_FILES := $(PARTS)/micropython-v1.28.0-RPI_PICO.uf2 $(PARTS)/rp2040-bootrom-b1.bin
+pico-parts: $(PARTS_FILES)
+
+$(PARTS_FILES): | $(VENV)/.installed
+	cp $(PICO_PARTS)/$(@F) $@ && chmod u+w $@
+	$(BIN)/python -c "from stonegrid.pico import parts; parts.path('$(@F)')" || { rm -f $@; false; }
 
 # tests/test_web.py drives Debian's chromium through Playwright (never a downloaded browser)
 $(CHROMIUM):

@@ -95,6 +95,14 @@ def _flash(args):
     return 0
 
 
+def _build(args):
+    from stonegrid.pico import image
+    size = image.save_uf2(args.uf2, _profile(args.board))
+    print("build: wrote %s (%d KB): MicroPython v1.28.0 and the app's filesystem; drag it onto "
+          "the Pico's RPI-RP2 drive (BOOTSEL mode)" % (args.uf2, size // 1024))
+    return 0
+
+
 def _logs(args):
     import signal
     import threading
@@ -176,6 +184,17 @@ def parser():
     fl.add_argument("--drive", metavar="DIR", help="with --uf2: the mounted BOOTSEL drive "
                     "(default: found under /media, /run/media, /Volumes, /mnt)")
     fl.set_defaults(run=_flash)
+
+    bd = sub.add_parser("build", help="write one UF2 file holding MicroPython and the app",
+                        description="Write one UF2 file for a Raspberry Pi Pico: the pinned "
+                        "MicroPython v1.28.0 (RPI_PICO) and a filesystem holding the firmware "
+                        "compiled for the board. Copied onto the Pico in BOOTSEL mode, it "
+                        "installs both at once; it replaces every file on the board.")
+    bd.add_argument("--uf2", required=True, metavar="OUT", help="the UF2 file to write")
+    bd.add_argument("--board", default="pico-ws2812", metavar="PROFILE", help="board profile "
+                    "to install as board.json: a name from hardware/ or a JSON file; one for "
+                    "stock MicroPython on a Pico (default: pico-ws2812)")
+    bd.set_defaults(run=_build)
 
     lg = sub.add_parser("logs", help="save the board's game logs, one file per game",
                         description="Capture the board's JSON record lines into one JSON "

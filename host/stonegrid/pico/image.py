@@ -1,0 +1,171 @@
+"""Flash images of a Raspberry Pi Pico: MicroPython's UF2 plus a littlefs filesystem holding
+the app, as MicroPython v1.28.0's rp2 port (board RPI_PICO) lays out its 2 MB flash:
+
+- ports/rp2/boards/RPI_PICO/mpconfigboard.h: MICROPY_HW_FLASH_STORAGE_BYTES = 1408 KB;
+  ports/rp2/rp2_flash.c: the storage sits at the end of the flash
+  (MICROPY_HW_FLASH_STORAGE_BASE = PICO_FLASH_SIZE_BYTES - STORAGE_BYTES, 2 MB for the Pico
+  in pico-sdk's boards/pico.h), in blocks of FLASH_SECTOR_SIZE (4096).
+- ports/rp2/modules/_boot.py mounts it as vfs.VfsLfs2(rp2.Flash(), progsize=256), formatting
+  it only when that mount fails; extmod/vfs_lfs.c's defaults give readsize 32 and lookahead 32,
+  and extmod/vfs_lfsx.c sets block_cycles 100 and cache_size min(block, 4 * max(read, prog)).
+- lib/littlefs is littlefs 2.11, on-disk version 2.1, as in littlefs-python 0.19.0.
+An image built with those parameters mounts on the board as it is: the app is there at the
+first boot, nothing is formatted."""
+import json
+import struct
+
+import littlefs
+
+from stonegrid import build
+from stonegrid.pico import parts
+
+XIP_BASE = 0x10000000  # where the RP2040 maps its flash
+FLASH_BYTES = 2 * 1024 * 1024
+FS_BYTES = 1408 * 1024
+FS_OFFSET = FLASH_BYTES - FS_BYTES  # 0xA0000 from the start of the flash
+BLOCK = 4096
+LFS_CONFIG = dict(block_size=BLOCK, block_count=FS_BYTES // BLOCK, read_size=32, prog_size=256,
+                  lookahead_size=32, cache_size=1024, block_cycles=100,
+                  disk_version=0x00020001)
+
+RP2040 = 0xE48BFF56  # the UF2 family id the RP2040's boot ROM accepts
+_MAGIC = (0x0A324655, 0x9E5D5157)  # "UF2\n", then a random one
+_MAGIC_END = 0x0AB16F30
+_NOT_MAIN_FLASH = 0x00000001
+_FAMILY_ID = 0x00002000
+_PAGE = 256  # the payload of each block, as the boot ROM wants it
+_HEAD = struct.Struct("<8I")
+
+
+class ImageError(ValueError):
+    """A UF2 file that is not a flash image for the RP2040, or a tree that does not fit."""
+
+
+def read_uf2(data, name="the UF2 file"):
+    """{flash address: bytes} of an RP2040 UF2 file's blocks; ImageError naming the block
+    for anything else."""
+    if not data or len(data) % 512:
+        raise ImageError("%s is not a UF2 file: %d bytes, not a whole number of 512-byte "
+                         "blocks" % (name, len(data)))
+    chunks = {}
+    for n in range(len(data) // 512):
+        block = data[n * 512:(n + 1) * 512]
+        magic0, magic1, flags, address, size, _, _, family = _HEAD.unpack_from(block)
+        if (magic0, magic1) != _MAGIC or struct.unpack_from("<I", block, 508)[0] != _MAGIC_END:
+            raise ImageError("%s is not a UF2 file: block %d has bad magic numbers" % (name, n))
+        if flags & _NOT_MAIN_FLASH:
+            continue
+        if not flags & _FAMILY_ID or family != RP2040:
+            raise ImageError("%s is not for the RP2040: block %d has family id %s, the RP2040's "
+                             "is 0x%08x" % (name, n, "0x%08x" % family if flags & _FAMILY_ID
+                                            else "none", RP2040))
+        if size > 476 or not XIP_BASE <= address <= XIP_BASE + FLASH_BYTES - size:
+            raise ImageError("%s: block %d writes %d bytes at 0x%08x, outside the Pico's 2 MB "
+                             "flash" % (name, n, size, address))
+        chunks[address] = block[32:32 + size]
+    return chunks
+
+
+def write_uf2(chunks):
+    """An RP2040 UF2 file writing {flash address: bytes}, in whole 256-byte pages at
+    page-aligned addresses, as the boot ROM wants them (a short last page is filled with
+    0xff, the erased state)."""
+    pages = []
+    for address in sorted(chunks):
+        if address % _PAGE:
+            raise ImageError("UF2 blocks start on a %d-byte page: 0x%08x does not"
+                             % (_PAGE, address))
+        data = chunks[address]
+        for at in range(0, len(data), _PAGE):
+            pages.append((address + at, data[at:at + _PAGE].ljust(_PAGE, b"\xff")))
+    out = bytearray()
+    for n, (address, page) in enumerate(pages):
+        out += _HEAD.pack(_MAGIC[0], _MAGIC[1], _FAMILY_ID, address, len(page), n, len(pages),
+                          RP2040)
+        out += page.ljust(476, b"\0") + struct.pack("<I", _MAGIC_END)
+    return bytes(out)
+
+
+def check_profile(profile):
+    """The board profile file `profile` must be one the pinned MicroPython (stock RPI_PICO)
+    runs: ImageError otherwise (a Unicorn needs Pimoroni's build, a Pico 2 an RP2350 one)."""
+    with open(profile, "rb") as f:
+        try:
+            board = json.loads(f.read())
+        except ValueError as e:
+            raise ImageError("%s is not a board profile: %s" % (profile, e))
+    if not str(board.get("firmware", "")).startswith("micropython.org rp2 build RPI_PICO-"):
+        raise ImageError("%s is not a board for stock MicroPython on a Pico (RPI_PICO): its "
+                         "firmware is %r" % (profile, board.get("firmware")))
+
+
+def app_files(profile):
+    """{path: bytes} on the board's filesystem: the build in slot /fw/a, as `stonegrid flash`
+    lays it out (so a later flash sends only what changed), main.py and board.json in the
+    root."""
+    files = {}
+    for path, data in build.build(compiled=True, profile=profile).items():
+        files[path if "/" not in path else "fw/a/" + path] = data
+    files["fw/current"] = b"a"
+    return files
+
+
+def filesystem(files):
+    """The littlefs image (FS_BYTES) holding {path: bytes}, as the rp2 port mounts it."""
+    fs = littlefs.LittleFS(**LFS_CONFIG)
+    try:
+        for path in sorted(files):
+            folder = path.rpartition("/")[0]
+            if folder:
+                fs.makedirs(folder, exist_ok=True)
+            with fs.open(path, "wb") as f:
+                f.write(files[path])
+    except littlefs.LittleFSError as e:
+        raise ImageError("the app's files do not fit the Pico's %d KB filesystem (%s)"
+                         % (FS_BYTES // 1024, e))
+    return bytes(fs.context.buffer)
+
+
+def _chunks(profile):
+    """{flash address: bytes}: the pinned MicroPython's blocks and the app's filesystem."""
+    chunks = read_uf2(parts.read(parts.MICROPYTHON), parts.MICROPYTHON)
+    end = max(a + len(d) for a, d in chunks.items())
+    if end > XIP_BASE + FS_OFFSET:
+        raise ImageError("%s reaches 0x%08x, into the filesystem at 0x%08x"
+                         % (parts.MICROPYTHON, end, XIP_BASE + FS_OFFSET))
+    chunks[XIP_BASE + FS_OFFSET] = filesystem(app_files(profile))
+    return chunks
+
+
+def flash_image(profile):
+    """The Pico's whole 2 MB flash (erased bytes 0xff): the pinned MicroPython and the app's
+    filesystem built for the board profile file `profile`."""
+    image = bytearray(b"\xff" * FLASH_BYTES)
+    for address, data in _chunks(profile).items():
+        image[address - XIP_BASE:address - XIP_BASE + len(data)] = data
+    return bytes(image)
+
+
+def write_flash(path, profile):
+    """Write flash_image(profile) to the file `path` (what the emulator boots from)."""
+    with open(path, "wb") as f:
+        f.write(flash_image(profile))
+
+
+def uf2_image(profile):
+    """One UF2 file for a Pico in BOOTSEL mode: MicroPython and the app's filesystem. The
+    whole filesystem is written, so it replaces the board's files (saved games too)."""
+    return write_uf2(_chunks(profile))
+
+
+def save_uf2(out, profile):
+    """Write uf2_image(profile) to the file `out`; returns its size. ValueError (one line)
+    when the file cannot be written."""
+    check_profile(profile)
+    data = uf2_image(profile)
+    try:
+        with open(out, "wb") as f:
+            f.write(data)
+    except OSError as e:
+        raise ImageError("cannot write %s: %s" % (out, e.strerror or e))
+    return len(data)
