@@ -33,7 +33,8 @@ $(WASM): package.json package-lock.json
 
 # The Pico's pinned parts (MicroPython's UF2, the boot ROM) are not kept in git: copied from
 # PICO_PARTS, then checked against the sha256 pinned in host/stonegrid/pico/parts/__init__.py
-PICO_PARTS ?= /work/shared/micropython-rp2
+# the steering repo's shared/ beside the checkout, as CI lays it
+PICO_PARTS ?= ../shared/micropython-rp2
 PARTS := host/stonegrid/pico/parts
 PARTS_FILES := $(PARTS)/micropython-v1.28.0-RPI_PICO.uf2 $(PARTS)/rp2040-bootrom-b1.bin
 pico-parts: $(PARTS_FILES)
