@@ -1,21 +1,28 @@
-"""The menu (choose a game) and the setup screen (players and options).  Loaded when shown,
-forgotten while a game is played (app.core.forget)."""
+"""The menu (choose a game, or resume the one left), the setup screen (players and options)
+and the question before a game left unfinished is ended.  Loaded when shown, forgotten while a
+game is played (app.core.forget)."""
+from shared_rules import record
 from views import load as load_view
 from views import palette
 
+from app import journal, link
 from app.core import only
 from app.session import PLAYERS, Session
 
 SHORT = {"human": "HUM", "device:easy": "EASY", "device:normal": "NORM", "device:hard": "HARD"}
 
 
+RESUME = None  # the menu's first item while a game is left unfinished
+
+
 class Menu:
-    """Choose a game: left/right, OK."""
+    """Choose a game: left/right, OK.  While a game left by a long BACK is unfinished the
+    first item resumes it (RES and the game's name)."""
 
     def __init__(self, app, game_id=None):
         self.app = app
-        self.games = app.games
-        self.i = self.games.index(game_id) if game_id in self.games else 0
+        self.games = ([RESUME] if app.unfinished else []) + app.games
+        self.i = 0 if app.unfinished or game_id not in self.games else self.games.index(game_id)
 
     def handle(self, button, kind, now):
         if button in ("left", "up"):
@@ -23,18 +30,32 @@ class Menu:
         elif button in ("right", "down"):
             self.i = (self.i + 1) % len(self.games)
         elif button == "ok":
-            self.app.screen = Setup(self.app, self.games[self.i])
+            game_id = self.games[self.i]
+            if game_id is not RESUME:
+                self.app.screen = Setup(self.app, game_id)
+                return
+            game_id = self.app.unfinished[0]
+            only(game_id)  # room for the journalled game
+            self.app.unfinished = None
+            if not self.app.resume():  # the journal no longer has it
+                self.app.screen = Menu(self.app, game_id)
 
     def render(self, c, now):
         c.clear()
         game = self.games[self.i]
-        c0, c1 = palette.stones(game, self.app.scheme)
-        c.text(1, 1, game[:3].upper(), palette.TEXT)
-        c.rect(3, 8, 4, 4, c0)
-        c.rect(9, 8, 4, 4, c1)
+        if game is RESUME:
+            c.text(1, 1, "RES", palette.CURSOR)
+            game = self.app.unfinished[0]
+            c.text(1, 8, game[:3].upper(), palette.TEXT)
+        else:
+            c0, c1 = palette.stones(game, self.app.scheme)
+            c.text(1, 1, game[:3].upper(), palette.TEXT)
+            c.rect(3, 8, 4, 4, c0)
+            c.rect(9, 8, 4, 4, c1)
         for k in range(len(self.games)):
             c.set(6 + 2 * k - len(self.games) + 2, 14, palette.CURSOR if k == self.i
                   else palette.POINT)
+
 
 class Setup:
     """Players and rules options, one item a screen: up/down item, left/right value,
@@ -65,9 +86,14 @@ class Setup:
         elif button == "back":
             self.app.screen = Menu(self.app, self.game_id)
         elif button == "ok":
-            options = dict((k, v) for k, v in self.values.items() if k not in ("P1", "P2"))
-            self.app.start(Session(self.game_id, options, (self.values["P1"],
-                                                            self.values["P2"])))
+            if self.app.unfinished:
+                self.app.screen = Confirm(self.app, self)
+            else:
+                self.start()
+
+    def start(self):
+        options = dict((k, v) for k, v in self.values.items() if k not in ("P1", "P2"))
+        self.app.start(Session(self.game_id, options, (self.values["P1"], self.values["P2"])))
 
     def render(self, c, now):
         c.clear()
@@ -85,10 +111,54 @@ class Setup:
             c.set(k, 15, palette.CURSOR if k == self.i else palette.POINT)
 
 
+class Confirm:
+    """Asked once before a new game replaces the one left unfinished: END? and its name.
+    OK ends it for good (an end record, reason abandoned) and starts the new game; BACK
+    returns to the setup."""
+
+    def __init__(self, app, setup):
+        self.app = app
+        self.setup = setup
+
+    def handle(self, button, kind, now):
+        if button == "ok":
+            self.setup.start()  # app.start ends the game left
+        elif button == "back":
+            self.app.screen = self.setup
+
+    def render(self, c, now):
+        c.clear()
+        c.text(0, 1, "END?", palette.REFUSED)
+        c.text(1, 8, self.app.unfinished[0][:3].upper(), palette.TEXT)
+
+
+def leave(app, session):
+    """A long BACK: to the menu, the game kept in the journal (the menu offers to resume it
+    while it is unfinished), and no game's code left in the heap."""
+    g = session.game
+    app.unfinished = None if g.result() is not None else (session.game_id,
+                                                           g.plies() - g.hidden())
+    app.screen = Menu(app, session.game_id)
+    only(None)
+
+
+def abandon(app):
+    """End the game left unfinished for good: its end record, journalled and sent (at the
+    last ply the link has seen: a secret bid never was)."""
+    line = record.abandoned_line(app.unfinished[1])
+    app.unfinished = None
+    journal.append(line)
+    link.send(line)
+
+
 def let_go(app, game_id):
     """Leave the game being played for the menu, keeping only `game_id`'s code (the serial
-    commands new and replay); a game this board does not have is refused first."""
+    commands new and replay); a game this board does not have is refused first.  A game left
+    unfinished stays so (app.start ends it when a new game begins)."""
     if game_id not in app.games:
         raise ValueError("no game %r here (games: %s)" % (game_id, ", ".join(app.games)))
+    session = getattr(app.screen, "session", None)
+    if session is not None:
+        leave(app, session)
     app.screen = Menu(app, game_id)
     only(game_id)
