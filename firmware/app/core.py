@@ -90,7 +90,7 @@ class Play:
     def handle(self, button, kind, now):
         s, g = self.session, self.session.game
         if button == "back" and kind == "long":
-            from app.menu import leave
+            from app.leave import leave
 
             leave(self.app, s)
             return
@@ -193,7 +193,7 @@ class App:
 
     def start(self, session):
         if self.unfinished:  # the game left by a long BACK ends for good (app.menu asked)
-            from app.menu import abandon
+            from app.leave import abandon
 
             abandon(self)
         session.begin()
@@ -203,6 +203,7 @@ class App:
     def _playing(self, session):
         forget("app", "menu")  # back in the heap when the game is over
         forget("app", "replay")
+        forget("app", "leave")
         self.screen = None  # what the last screen held goes before the game's view loads
         gc.collect()
         self.screen = Play(self, session)

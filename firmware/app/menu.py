@@ -1,11 +1,8 @@
-"""The menu (choose a game, or resume the one left), the setup screen (players and options)
-and the question before a game left unfinished is ended.  Loaded when shown, forgotten while a
-game is played (app.core.forget)."""
-from shared_rules import record
+"""The menu (choose a game, or resume the one left) and the setup screen (players and
+options).  Loaded when shown, forgotten while a game is played (app.core.forget)."""
 from views import load as load_view
 from views import palette
 
-from app import journal, link
 from app.core import only
 from app.session import PLAYERS, Session
 
@@ -87,6 +84,8 @@ class Setup:
             self.app.screen = Menu(self.app, self.game_id)
         elif button == "ok":
             if self.app.unfinished:
+                from app.leave import Confirm
+
                 self.app.screen = Confirm(self.app, self)
             else:
                 self.start()
@@ -111,54 +110,16 @@ class Setup:
             c.set(k, 15, palette.CURSOR if k == self.i else palette.POINT)
 
 
-class Confirm:
-    """Asked once before a new game replaces the one left unfinished: END? and its name.
-    OK ends it for good (an end record, reason abandoned) and starts the new game; BACK
-    returns to the setup."""
-
-    def __init__(self, app, setup):
-        self.app = app
-        self.setup = setup
-
-    def handle(self, button, kind, now):
-        if button == "ok":
-            self.setup.start()  # app.start ends the game left
-        elif button == "back":
-            self.app.screen = self.setup
-
-    def render(self, c, now):
-        c.clear()
-        c.text(0, 1, "END?", palette.REFUSED)
-        c.text(1, 8, self.app.unfinished[0][:3].upper(), palette.TEXT)
-
-
-def leave(app, session):
-    """A long BACK: to the menu, the game kept in the journal (the menu offers to resume it
-    while it is unfinished), and no game's code left in the heap."""
-    g = session.game
-    app.unfinished = None if g.result() is not None else (session.game_id,
-                                                           g.plies() - g.hidden())
-    app.screen = Menu(app, session.game_id)
-    only(None)
-
-
-def abandon(app):
-    """End the game left unfinished for good: its end record, journalled and sent (at the
-    last ply the link has seen: a secret bid never was)."""
-    line = record.abandoned_line(app.unfinished[1])
-    app.unfinished = None
-    journal.append(line)
-    link.send(line)
-
-
 def let_go(app, game_id):
     """Leave the game being played for the menu, keeping only `game_id`'s code (the serial
     commands new and replay); a game this board does not have is refused first.  A game left
     unfinished stays so (app.start ends it when a new game begins)."""
     if game_id not in app.games:
         raise ValueError("no game %r here (games: %s)" % (game_id, ", ".join(app.games)))
-    session = getattr(app.screen, "session", None)
-    if session is not None:
-        leave(app, session)
+    if getattr(app.screen, "session", None) is not None and (
+            app.screen.session.game.result() is None):
+        from app.leave import leave
+
+        leave(app, app.screen.session, game_id)  # no name kept here: let go of before collecting
     app.screen = Menu(app, game_id)
     only(game_id)

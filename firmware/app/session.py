@@ -34,27 +34,17 @@ class Session:
         self.options = self.game.options
         self.players = tuple(players)
         self.lines = []  # record lines kept back from the serial link while secret
-        if game is not None:  # a journalled game: its secret actions are not sent yet
-            self._keep_secrets()
+        if game is not None and game.hidden():  # journalled secret actions, not sent yet
+            from app.core import forget
+            from app.secret import held_back  # rarely needed: not kept in the heap
+
+            self.lines = held_back(game)
+            forget("app", "secret")
         self.ai = None  # the game's companion module for the device opponent, if one plays
         if self.has_device():
             from shared_rules import search
 
             self.ai = search.load_ai(game_id)
-
-    def _keep_secrets(self):
-        """Hold back the record lines of the actions still secret (a Rhombus bid journalled
-        before a restart), as play() does, so that the link gets them once they are revealed."""
-        g = self.game
-        secret = []
-        for _ in range(g.hidden()):
-            secret.append(g.last())
-            g.undo()
-        while secret:
-            a = secret.pop()
-            p = g.to_move
-            g.play(a)
-            self.lines.append(record.act_line(g.plies(), p, a, g.text(a)))
 
     def begin(self):
         line = record.game_line(self.game_id, self.options, self.players, VERSION)
