@@ -19,7 +19,7 @@ class Menu:
     def __init__(self, app, game_id=None):
         self.app = app
         self.games = ([RESUME] if app.unfinished else []) + app.games
-        self.i = 0 if app.unfinished or game_id not in self.games else self.games.index(game_id)
+        self.i = self.games.index(game_id) if game_id in self.games else 0
 
     def handle(self, button, kind, now):
         if button in ("left", "up"):
