@@ -30,6 +30,7 @@ RESERVE = "reserve"        # GIPF: must move with an empty reserve
 DOUBLE_PASS = "double_pass"  # Mixtour: two passes in a row
 POINTS = "points"          # Mixtour: reached the points to win
 SCORE = "score"            # Rhombus: the higher score once the board is full
+ABANDONED = "abandoned"    # left unfinished for good (an end record only, no rules' result)
 
 
 class Game:

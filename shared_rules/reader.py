@@ -4,6 +4,7 @@ needs it only at boot (the journal) and for replays, not next to a game being pl
 import json
 
 from shared_rules import load
+from shared_rules.core import ABANDONED
 from shared_rules.record import VERSION, options
 
 
@@ -92,6 +93,9 @@ class Reader:
 
     def _end(self, rec):
         g = self.game
+        if g.result() is None and rec.get("reason") == ABANDONED and rec.get("winner") is None:
+            self.ended = True  # left unfinished for good
+            return
         if g.result() is None:
             raise ValueError("an end record, but the game is not over")
         winner, reason = g.result()

@@ -6,11 +6,14 @@ Lines (every one carries its type "t" and the format version "v"):
    "fw": "0.1.0"}                                   a new game; optional "start": a position
   {"t": "act", "v": 1, "ply": 1, "p": 0, "a": 7, "n": "a4"}    one atomic action
   {"t": "undo", "v": 1, "ply": 1}                   the action of that ply taken back
-  {"t": "end", "v": 1, "ply": 57, "winner": 0, "reason": "men"}   the game is over
+  {"t": "end", "v": 1, "ply": 57, "winner": 0, "reason": "men"}   the game is over; reason
+                                                    "abandoned" (winner null): left unfinished
 The notation "n" decides; "a" must agree with it.  Never compare lines as bytes: key order
 differs between runtimes.  shared_rules/reader.py reads them back.
 """
 import json
+
+from shared_rules.core import ABANDONED
 
 VERSION = 1
 
@@ -36,6 +39,12 @@ def end_line(g):
     winner, reason = g.result()
     return json.dumps({"t": "end", "v": VERSION, "ply": g.plies(), "winner": winner,
                        "reason": reason})
+
+
+def abandoned_line(ply):
+    """The end of a game left unfinished for good at `ply`: no winner."""
+    return json.dumps({"t": "end", "v": VERSION, "ply": ply, "winner": None,
+                       "reason": ABANDONED})
 
 
 def options(obj):

@@ -18,9 +18,12 @@ SCALE = hal.scale_table(json.load(open(os.path.join(os.path.dirname(os.path.dirn
     os.path.abspath(__file__))), "hardware", "unix.json")))["brightness_cap"])
 
 
+SMALL_HEAP = "96k"  # well below a board's: the tests that guard memory run here
+
+
 @pytest.fixture()
 def board(tmp_path):
-    b = Board(tmp_path / "flash", settings={"device_delay_ms": 0})
+    b = Board(tmp_path / "flash", settings={"device_delay_ms": 0}, heap=SMALL_HEAP)
     b.serial.ask({"cmd": "hello"})
     yield b
     b.close()
@@ -214,17 +217,88 @@ def test_power_cut_resumes_the_same_position(board):
 
 
 def test_every_game_in_one_boot_device_against_device(board):
-    """All four games and back in one boot at the default heap, the device on both sides:
+    """All four games and back in one boot at the small heap, the device on both sides:
     each game ends.  MicroPython never frees the names each game's code interns, so the heap
     can run out: mid-game the board restarts and the journal finishes the game; on "new" it
-    says so and restarts, and the command sent again starts the game."""
+    says so and restarts, and the command sent again starts the game (ending for good the
+    one the journal brought back, if the first took effect)."""
+    def over(o):
+        return o.get("t") == "error" or (o.get("t") == "end" and o["reason"] != "abandoned")
+
     for game_id in ("morris", "gipf", "mixtour", "rhombus", "morris", "gipf"):
         new = {"cmd": "new", "game": game_id, "players": ["device:normal", "device:normal"]}
         board.serial.send(new)
-        end = board.serial.wait(lambda o: o.get("t") in ("end", "error"), timeout=240)
+        end = board.serial.wait(over, timeout=240)
         if end["t"] == "error":
             assert end["error"].startswith("new: out of memory; the board restarts"), end
             board.serial.wait(lambda o: o.get("t") == "hello")
             board.serial.send(new)
-            end = board.serial.wait(lambda o: o.get("t") in ("end", "error"), timeout=240)
+            end = board.serial.wait(over, timeout=240)
         assert end["t"] == "end", (game_id, end)
+
+
+def power_cut(b):
+    """kill -9 of the board's MicroPython; returns once the journalled game is back."""
+    boots = b.client.status()["boots"]
+    b.client.kill()
+    b.client.wait("boots", above=boots, timeout=30)
+    b.serial.wait(lambda o: o.get("t") == "resumed", timeout=30)
+
+
+def test_power_cut_at_every_point_of_a_rhombus_turn_keeps_the_log_whole(board, tmp_path):
+    """Two people; the power goes after every action of three turns, a pending secret bid
+    included: the record lines the link sent still make the game, each action once, in
+    order (as `stonegrid replay` reads the captured log)."""
+    from stonegrid import replay
+
+    board.serial.send({"cmd": "new", "game": "rhombus", "players": ["human", "human"]})
+    board.serial.wait(lambda o: o.get("t") == "game")
+    power_cut(board)  # before the first bid
+    bids = ["bid2", "bid1", "bid1", "bid2", "bid1", "bid1"]
+    for _ in range(12):  # three turns of bids and placements
+        state = board.serial.ask({"cmd": "state"})
+        action = bids.pop(0) if state["legal"][0].startswith("bid") else state["legal"][-1]
+        board.serial.send({"cmd": "play", "action": action})
+        after = board.serial.ask({"cmd": "state"})
+        assert after["ply"] == state["ply"] + 1, after
+        power_cut(board)
+    final = board.serial.ask({"cmd": "state", "turns": True})
+    log = tmp_path / "captured.jsonl"
+    with open(str(log), "w") as f:
+        for rec in board.serial.seen:
+            if rec.get("t") in ("game", "act", "undo", "end"):
+                f.write(json.dumps(rec) + "\n")
+    header, g = replay.load(str(log))  # names the line of a gap or a repeat
+    assert g.plies() == final["ply"] == 12 and g.turns() == final["turns"]
+
+
+def test_twenty_game_switches_in_one_boot_of_the_default_board(tmp_path):
+    """The virtual board as `make play` starts it: game after game against the device, each
+    left by a long BACK after a few plies and the next chosen on the menu (RES first, then
+    the games) and confirmed; no restart for want of memory, ever."""
+    b = Board(tmp_path / "flash", settings={"device_delay_ms": 0})
+    try:
+        games = b.serial.ask({"cmd": "hello"})["games"]
+        boots, start = b.client.status()["boots"], len(b.serial.seen)
+        for k in range(21):  # 20 switches
+            game_id = games[k % len(games)]
+            for _ in range(games.index(game_id) + (1 if k else 0)):
+                b.client.press("right")
+            b.client.press("ok")  # its setup: human against the device
+            b.client.press("ok")
+            if k:
+                b.client.press("ok")  # yes, end the game left
+            header = b.serial.wait(lambda o: o.get("t") in ("game", "error", "resumed"))
+            assert header.get("game") == game_id, header
+            for _ in range(3):
+                st = b.serial.ask({"cmd": "state"})
+                if st["to_move"] == 0:
+                    b.serial.send({"cmd": "play", "action": st["legal"][0]})
+                rec = b.serial.wait(lambda o: o.get("t") in ("error", "resumed") or (
+                    o.get("t") == "act" and o["ply"] > st["ply"]), timeout=30)
+                assert rec["t"] == "act", rec
+            b.client.press("back", long=True)
+        assert b.client.status()["boots"] == boots
+        assert not [o for o in b.serial.seen[start:] if o.get("t") in ("error", "resumed")]
+    finally:
+        b.close()

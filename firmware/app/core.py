@@ -90,9 +90,9 @@ class Play:
     def handle(self, button, kind, now):
         s, g = self.session, self.session.game
         if button == "back" and kind == "long":
-            from app.menu import Menu
+            from app.leave import leave
 
-            self.app.screen = Menu(self.app, s.game_id)
+            leave(self.app, s)
             return
         if g.result() is not None:
             if button == "ok":
@@ -183,6 +183,7 @@ class App:
         if "brightness" in self.settings:
             hal.brightness = self.settings["brightness"]  # the board caps it
         self.games = playable()  # the views on this board's flash: fixed until the next boot
+        self.unfinished = None  # (game, public ply) of a game left by a long BACK (app.menu)
         from app.menu import Menu
 
         self.screen = Menu(self)
@@ -191,15 +192,22 @@ class App:
         self.restarted = 0  # restarts for want of memory just before this boot (journal)
 
     def start(self, session):
+        if self.unfinished:  # the game left by a long BACK ends for good (app.menu asked)
+            from app.leave import abandon
+
+            abandon(self)
         session.begin()
         self._progress()
         self._playing(session)
 
     def _playing(self, session):
-        self.screen = Play(self, session)
-        self.dirty = True
         forget("app", "menu")  # back in the heap when the game is over
         forget("app", "replay")
+        forget("app", "leave")
+        self.screen = None  # what the last screen held goes before the game's view loads
+        gc.collect()
+        self.screen = Play(self, session)
+        self.dirty = True
 
     def play(self, a):
         """Play for the side to move in the current game (journalled, logged, then shown)."""

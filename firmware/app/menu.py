@@ -1,5 +1,5 @@
-"""The menu (choose a game) and the setup screen (players and options).  Loaded when shown,
-forgotten while a game is played (app.core.forget)."""
+"""The menu (choose a game, or resume the one left) and the setup screen (players and
+options).  Loaded when shown, forgotten while a game is played (app.core.forget)."""
 from views import load as load_view
 from views import palette
 
@@ -9,12 +9,16 @@ from app.session import PLAYERS, Session
 SHORT = {"human": "HUM", "device:easy": "EASY", "device:normal": "NORM", "device:hard": "HARD"}
 
 
+RESUME = None  # the menu's first item while a game is left unfinished
+
+
 class Menu:
-    """Choose a game: left/right, OK."""
+    """Choose a game: left/right, OK.  While a game left by a long BACK is unfinished the
+    first item resumes it (RES and the game's name)."""
 
     def __init__(self, app, game_id=None):
         self.app = app
-        self.games = app.games
+        self.games = ([RESUME] if app.unfinished else []) + app.games
         self.i = self.games.index(game_id) if game_id in self.games else 0
 
     def handle(self, button, kind, now):
@@ -23,18 +27,32 @@ class Menu:
         elif button in ("right", "down"):
             self.i = (self.i + 1) % len(self.games)
         elif button == "ok":
-            self.app.screen = Setup(self.app, self.games[self.i])
+            game_id = self.games[self.i]
+            if game_id is not RESUME:
+                self.app.screen = Setup(self.app, game_id)
+                return
+            game_id = self.app.unfinished[0]
+            only(game_id)  # room for the journalled game
+            self.app.unfinished = None
+            if not self.app.resume():  # the journal no longer has it
+                self.app.screen = Menu(self.app, game_id)
 
     def render(self, c, now):
         c.clear()
         game = self.games[self.i]
-        c0, c1 = palette.stones(game, self.app.scheme)
-        c.text(1, 1, game[:3].upper(), palette.TEXT)
-        c.rect(3, 8, 4, 4, c0)
-        c.rect(9, 8, 4, 4, c1)
+        if game is RESUME:
+            c.text(1, 1, "RES", palette.CURSOR)
+            game = self.app.unfinished[0]
+            c.text(1, 8, game[:3].upper(), palette.TEXT)
+        else:
+            c0, c1 = palette.stones(game, self.app.scheme)
+            c.text(1, 1, game[:3].upper(), palette.TEXT)
+            c.rect(3, 8, 4, 4, c0)
+            c.rect(9, 8, 4, 4, c1)
         for k in range(len(self.games)):
             c.set(6 + 2 * k - len(self.games) + 2, 14, palette.CURSOR if k == self.i
                   else palette.POINT)
+
 
 class Setup:
     """Players and rules options, one item a screen: up/down item, left/right value,
@@ -65,9 +83,16 @@ class Setup:
         elif button == "back":
             self.app.screen = Menu(self.app, self.game_id)
         elif button == "ok":
-            options = dict((k, v) for k, v in self.values.items() if k not in ("P1", "P2"))
-            self.app.start(Session(self.game_id, options, (self.values["P1"],
-                                                            self.values["P2"])))
+            if self.app.unfinished:
+                from app.leave import Confirm
+
+                self.app.screen = Confirm(self.app, self)
+            else:
+                self.start()
+
+    def start(self):
+        options = dict((k, v) for k, v in self.values.items() if k not in ("P1", "P2"))
+        self.app.start(Session(self.game_id, options, (self.values["P1"], self.values["P2"])))
 
     def render(self, c, now):
         c.clear()
@@ -87,8 +112,14 @@ class Setup:
 
 def let_go(app, game_id):
     """Leave the game being played for the menu, keeping only `game_id`'s code (the serial
-    commands new and replay); a game this board does not have is refused first."""
+    commands new and replay); a game this board does not have is refused first.  A game left
+    unfinished stays so (app.start ends it when a new game begins)."""
     if game_id not in app.games:
         raise ValueError("no game %r here (games: %s)" % (game_id, ", ".join(app.games)))
+    if getattr(app.screen, "session", None) is not None and (
+            app.screen.session.game.result() is None):
+        from app.leave import leave
+
+        leave(app, app.screen.session, game_id)  # no name kept here: let go of before collecting
     app.screen = Menu(app, game_id)
     only(game_id)

@@ -34,6 +34,12 @@ class Session:
         self.options = self.game.options
         self.players = tuple(players)
         self.lines = []  # record lines kept back from the serial link while secret
+        if game is not None and game.hidden():  # journalled secret actions, not sent yet
+            from app.core import forget
+            from app.secret import held_back  # rarely needed: not kept in the heap
+
+            self.lines = held_back(game)
+            forget("app", "secret")
         self.ai = None  # the game's companion module for the device opponent, if one plays
         if self.has_device():
             from shared_rules import search

@@ -1,6 +1,8 @@
 """Nine Men's Morris on the matrix: the board's 7x7 grid of points at even pixels (0..12),
 lines dim between them; stones in hand along the bottom row (player 0) and the right column
 (player 1); the side to act in the bottom-right 2x2 square, blinking while a stone is owed.
+The last turn stays marked until the next: amber pixels round the stone that was placed or
+moved, the point it left amber, the point of a stone taken dark red.
 Controls: arrows move the cursor from point to point, OK places / picks up a stone / moves
 it / removes a stone; BACK drops a picked-up stone."""
 from shared_rules.morris import POINTS, neighbours
@@ -17,6 +19,7 @@ BACK = "back"  # returned when BACK was not used by the view
 # a point places, _MOVE + 24 * from + to moves, _REMOVE + a point removes.
 _MOVE = 24
 _REMOVE = 600
+GONE = 0x300000  # the point of the last removal
 
 
 class UI(_UI):
@@ -152,8 +155,14 @@ def render(game, ui, canvas, now):
                     px, py = px + sx, py + sy
     mover = game.to_move
     targets = ui.targets
-    for kind, i in ui.last:
-        canvas.set(XY[i][0], XY[i][1], palette.LAST if kind != "gone" else 0x300000)
+    for kind, i in ui.last:  # points left empty get the mark; a stone that came, a halo
+        x, y = XY[i]
+        if kind == "to" and game.stone_at(i) is not None:
+            for hx, hy in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)):
+                if 0 <= hx <= 12 and 0 <= hy <= 12:
+                    canvas.set(hx, hy, palette.LAST)
+        else:
+            canvas.set(x, y, palette.LAST if kind != "gone" else GONE)
     for i in range(24):
         x, y = XY[i]
         owner = game.stone_at(i)

@@ -11,7 +11,8 @@ height by height with the running score (SHOWS_RESULT), then the winner.
 Controls: bidding - an arrow enters the bid as on a compass card (up 1, right 2, down 3,
 left 4; every arrow looks the same on the screen), OK confirms, BACK clears it to enter again.
 Placing - OK places on the blinking cell; on a new Line the arrows first move the cursor along
-the rim from free edge cell to free edge cell.  Any press closes the reveal card."""
+the rim from free edge cell to free edge cell.  Any press closes the reveal card and counts
+as well: the first OK already places."""
 from shared_rules.rhombus import BID, LINE, combination_score
 from views import UI as _UI, palette, route
 from views.canvas import dim
@@ -156,7 +157,7 @@ def sync(game, ui):
 
 
 def keys_for(game, ui, action):
-    keys = [("ok", "press")] if ui.card else []  # close the reveal card
+    keys = []
     if action >= BID:
         keys.append((COMPASS[action - BID], "press"))
     elif game.next_cell() is None:
@@ -169,9 +170,7 @@ def keys_for(game, ui, action):
 def handle(game, ui, button, kind, now=0):
     if game.to_move is None:
         return None
-    if ui.card:  # any press closes the reveal card
-        ui.card = False
-        return None
+    ui.card = False  # any press closes the reveal card, and does what it does on the board
     arrow = button in DIRS
     if game.bidding():
         if arrow:

@@ -1,5 +1,6 @@
 """The device opponent inside the app (firmware/app): levels chosen on the Setup screen,
 thinking in slices on the Play screen, device against device as a demo; both runtimes."""
+import json
 import time
 
 from app import core, journal, link, menu
@@ -178,4 +179,41 @@ def test_a_new_command_with_bad_players_leaves_the_game_alone():
                                          "players": ["human", "robot"]})
         raises(ValueError, app.command, {"cmd": "new", "game": "chess"})
         assert app.screen is playing
+    run_app(go)
+
+
+def test_a_game_left_by_a_long_back_resumes_from_the_menu_or_ends_with_a_record():
+    def screen(app):  # by name: on the device app.menu is imported afresh after each game
+        return type(app.screen).__name__
+
+    def go(app, sent):
+        def last(k):
+            return [json.loads(r) if isinstance(r, str) else r for r in sent[-k:]]
+
+        app.start(Session("morris", {}, ("human", "human")))
+        for move in ("a1", "d7"):
+            app.play(move)
+        app.press("back", "long", 0)
+        assert screen(app) == "Menu" and app.unfinished == ("morris", 2)
+        app.press("ok", "press", 0)  # the first item resumes it
+        assert screen(app) == "Play" and app.screen.session.game.plies() == 2
+        app.play("a4")
+        app.press("back", "long", 0)
+        app.press("right", "press", 0)  # past RES to the first game
+        app.press("ok", "press", 0)  # its setup
+        app.press("ok", "press", 0)  # start: asked once
+        assert screen(app) == "Confirm"
+        app.press("back", "press", 0)  # no: back to the setup, nothing written
+        assert screen(app) == "Setup" and last(1)[0]["n"] == "a4"
+        app.press("ok", "press", 0)
+        app.press("ok", "press", 0)  # yes: the old game's end, then the new game
+        end, game = last(2)
+        assert (end["t"], game["t"]) == ("end", "game")
+        assert (end["ply"], end["winner"], end["reason"]) == (3, None, "abandoned")
+        assert app.unfinished is None and screen(app) == "Play"
+        app.press("back", "long", 0)  # no action: still a game to resume
+        app.command({"cmd": "new", "game": "gipf"})  # a new game over it ends it too
+        end, game = last(2)
+        assert (end["t"], end["ply"], game["game"]) == ("end", 0, "gipf")
+
     run_app(go)

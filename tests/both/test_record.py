@@ -136,3 +136,17 @@ def test_journal_is_kept_whole_when_the_heap_runs_out():
         reader.Reader.feed = feed
         os.chdir(here)
         remove_tree(folder)
+
+
+def test_a_game_left_for_good_ends_without_a_result():
+    r = Reader()
+    r.feed(record.game_line("morris", {}, ("human", "human"), "test"))
+    g = morris.Game()
+    r.feed(record.act_line(1, 0, g.parse("a7"), "a7"))
+    r.feed(record.abandoned_line(1))
+    assert r.ended and r.game.result() is None
+    raises(RecordError, r.feed, record.act_line(2, 1, g.parse("d7"), "d7"))  # nothing after
+    r = Reader()
+    r.feed(record.game_line("morris", {}, ("human", "human"), "test"))
+    raises(RecordError, r.feed, json.dumps({"t": "end", "v": 1, "ply": 0, "winner": 0,
+                                            "reason": "abandoned"}))  # no winner to it

@@ -96,7 +96,10 @@ def test_pixels_cursor_hint_removal_and_end():
     ui = view.new_ui(g)
     view.render(g, ui, c, 400)
     assert pixel(c, "b2") == dim(green, 1, 4) and c.get(14, 14) == palette.CURSOR
-    assert pixel(c, "g1") == red  # the stone just placed
+    assert pixel(c, "g1") == red  # the stone just placed, amber around it
+    gx, gy = view.XY[at("g1")]
+    assert c.get(gx - 1, gy) == palette.LAST and c.get(gx, gy - 1) == palette.LAST
+    assert c.get(gx + 1, gy) == 0  # off the board: not drawn
     view.render(g, ui, c, 0)
     assert pixel(c, "b2") == green and c.get(14, 14) == red
     g.play("xb2")
@@ -112,6 +115,10 @@ def test_pixels_cursor_hint_removal_and_end():
     ui.cursor = at("f6")
     view.render(g, ui, c, 0)
     assert c.get(14, 14) == red and pixel(c, "d6") == red
+    dx, dy = view.XY[at("d6")]  # both ends of the last move: the stone ringed, b6 amber
+    assert [c.get(x, y) for x, y in ((dx - 1, dy), (dx + 1, dy), (dx, dy - 1), (dx, dy + 1))] \
+        == [palette.LAST] * 4
+    assert pixel(c, "b6") == palette.LAST
     assert pixel(c, "f6") == palette.POINT  # no cursor once the game is over
 
 

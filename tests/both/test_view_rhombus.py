@@ -218,11 +218,10 @@ def test_reveal_card_shows_both_bids_and_the_first_placer():
     assert shot(g, ui, 400).get(10, 13) == 0
     for y in range(16):
         assert c.get(6, y) == 0 and c.get(9, y) == 0
-    nxt = g.legal()[0]
-    assert view.keys_for(g, ui, nxt)[0] == ("ok", "press")
-    assert press(g, ui, "left") is None and not ui.card  # any press closes it, nothing else
-    assert shot(g, ui, 0).get(10, 13) != white
+    assert view.keys_for(g, ui, at("a1")) == [("ok", "press")]  # no press lost on the card
     assert ui.cursor == at("a1")
+    assert press(g, ui, "ok") == at("a1") and not ui.card  # the press closes it and places
+    assert shot(g, ui, 0).get(10, 13) != white
     # Equal bids: whoever went first last turn goes first again (Black in the first turn).
     g = rhombus.Game()
     ui = view.new_ui(g)
@@ -240,7 +239,7 @@ def test_choosing_a_new_line_and_placing_a_forced_cell():
     black, white = ui.colours
     play(g, ui, BID + 2)
     play(g, ui, BID + 3)  # Black places 3 first
-    press(g, ui, "ok")  # close the card
+    ui.card = False  # the first press closes the card
     c = shot(g, ui, 0)
     hint = dim(black, 1, 2)
     assert pixel(c, "a1") == palette.CURSOR  # the cursor starts at a1
