@@ -76,3 +76,14 @@ def test_broken_exports():
                                            '[Result "*"]'))
     with pytest.raises(records.LogError, match="options are name=value"):
         records.import_export(text.replace("[Options \"", "[Options \"nonsense; "))
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_export_of_a_game_cut_at_any_ply_imports_to_the_same_actions(game_id):
+    for seed in (1, 2):
+        g = random_game(load(game_id), seed)
+        cut = load(game_id).Game()
+        for a in g.actions():
+            cut.play(a)
+            _, back = records.import_export(records.export(cut, dict(HEADER, game=game_id)))
+            assert back.actions() == cut.actions(), (seed, cut.plies())
