@@ -183,3 +183,13 @@ def test_ten_thousand_damaged_files_give_only_log_errors(tmp_path):
             pass
         except Exception as e:  # noqa: BLE001 - the point: nothing else may come out
             pytest.fail("file %d (%r...): %s: %s" % (i, data[:80], type(e).__name__, e))
+
+
+@pytest.mark.parametrize("option", ["--export", "--gif"])
+def test_an_output_that_cannot_be_written_is_status_2(tmp_path, capsys, option):
+    log = tmp_path / "game.jsonl"
+    log.write_text("\n".join(game_lines()) + "\n")
+    out = tmp_path / "no" / "such" / "folder.out"
+    status = cli.main(["replay", str(log), option, str(out), "--to", "0"])
+    err = capsys.readouterr().err
+    assert status == 2 and "%s: No such file" % out in err and "Errno" not in err, err

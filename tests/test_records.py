@@ -87,3 +87,16 @@ def test_export_of_a_game_cut_at_any_ply_imports_to_the_same_actions(game_id):
             cut.play(a)
             _, back = records.import_export(records.export(cut, dict(HEADER, game=game_id)))
             assert back.actions() == cut.actions(), (seed, cut.plies())
+
+
+def test_logs_follow_names_the_sides_as_the_game_does(tmp_path):
+    from stonegrid import logs
+    said = []
+    cap = logs.Capture(str(tmp_path), follow=True, write=said.append)
+    g, lines = log_of("morris", 3)
+    for line in lines:
+        cap.line(line.encode())
+    cap.close()
+    assert "   1. Red: %s" % g.turns()[0] in said and "   2. Green: " in said[2], said[:3]
+    assert said[-1].startswith("game over: %s wins" % load("morris").PLAYERS[g.result()[0]])
+    assert not [s for s in said if "player" in s]
