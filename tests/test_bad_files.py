@@ -130,6 +130,8 @@ VALUES = [True, False, None, 0, -1, 1 << 40, 1e999, "", "x" * 300, [], {}, [[0, 
 
 def mutate(rng, data):
     """One random damage to a file's bytes."""
+    if not data:
+        return b"{"
     kind = rng.randrange(6)
     if kind == 0:  # flip bytes
         data = bytearray(data)
@@ -147,7 +149,7 @@ def mutate(rng, data):
     n = rng.randrange(len(lines))
     try:
         rec = json.loads(lines[n])
-    except ValueError:  # an export: damage its options
+    except (ValueError, RecursionError):  # an export (or nested already): damage its options
         value = ("(" * rng.choice((3, 50, 2000, 50000)) if kind == 3
                  else repr(rng.choice(VALUES + [{(): 1}, {0, 1}])))
         return data.replace(b'[Options "', b'[Options "handicap=%s; ' % value.encode())
