@@ -100,3 +100,28 @@ def test_logs_follow_names_the_sides_as_the_game_does(tmp_path):
     assert "   1. Red: %s" % g.turns()[0] in said and "   2. Green: " in said[2], said[:3]
     assert said[-1].startswith("game over: %s wins" % load("morris").PLAYERS[g.result()[0]])
     assert not [s for s in said if "player" in s]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_logs_started_mid_turn_rebuilds_the_game_so_far_from_the_state(tmp_path, game_id):
+    from stonegrid import logs
+    g = random_game(load(game_id), 4)
+    h = records.fresh(dict(HEADER, game=game_id), g)
+    for a in g.actions()[:-1]:  # up to the first ply in the middle of a turn, if any
+        h.play(a)
+        if not h._turn_start():
+            break
+    while h._turn_start() and h.plies() > 9:  # every ply starts a turn (Mixtour)
+        h.undo()
+    asked = []
+    cap = logs.Capture(str(tmp_path), warn=asked.append)
+    cap.ask = asked.append
+    lines = records.to_records(dict(HEADER, game=game_id), h)
+    cap.line(lines[-1].encode())  # the move that shows a game is under way
+    assert asked == [{"cmd": "state", "turns": True}]
+    state = {"t": "state", "game": game_id, "options": h.options, "players": ["human", "human"],
+             "ply": h.plies(), "turns": h.turns()}
+    cap.line(json.dumps(state).encode())
+    cap.close()
+    [got] = records.read_log_file(cap.path)
+    assert got.actions == h.actions() and cap.path.endswith("-%s.jsonl" % game_id)
