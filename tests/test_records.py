@@ -125,3 +125,18 @@ def test_logs_started_mid_turn_rebuilds_the_game_so_far_from_the_state(tmp_path,
     cap.close()
     [got] = records.read_log_file(cap.path)
     assert got.actions == h.actions() and cap.path.endswith("-%s.jsonl" % game_id)
+
+
+def test_logs_keeps_the_records_when_the_board_shows_no_game(tmp_path):
+    from stonegrid import logs
+    said, asked = [], []
+    cap = logs.Capture(str(tmp_path), warn=said.append)
+    cap.ask = asked.append
+    _, lines = log_of("morris", 3)
+    cap.line(lines[1].encode())
+    cap.line(json.dumps({"t": "state", "game": None}).encode())
+    cap.line(lines[2].encode())
+    cap.close()
+    assert asked and "shows no game" in said[0], said
+    with open(cap.path) as f:
+        assert f.read().splitlines() == lines[1:3] and cap.path.endswith("-unknown.jsonl")

@@ -90,11 +90,9 @@ class Capture:
     def _game_so_far(self, state):
         """The board's answer to "state": the game under way as records, from its start.
         The records held meanwhile came before the answer, so the state has them already."""
-        held, self.held = self.held, None
-        if self.file is not None or state.get("game") is None:
-            self.held = held
-            return self._release()
         try:
+            if state.get("game") is None:
+                raise ValueError("the board shows no game")
             header = {"game": state["game"], "players": state.get("players") or (),
                       "fw": self.fw}
             g = load(state["game"]).Game(**record.options(state.get("options") or {}))
@@ -102,11 +100,11 @@ class Capture:
             for i, turn in enumerate(turns):
                 records.play_turn(g, turn, last=i == len(turns) - 1)
             lines = records.to_records(header, g)
-        except (ValueError, TypeError, KeyError) as e:
-            self.warn("logs: the board's game so far cannot be read (%s); saving the moves "
-                      "that follow only" % e)
-            self.held = held
+        except (ValueError, TypeError) as e:
+            self.warn("logs: the game so far cannot be had from the board (%s); saving the "
+                      "records as they come" % e)
             return self._release()
+        self.held = None
         self._open(state["game"])
         self.names = _names(state["game"])
         if self.follow:
