@@ -120,6 +120,9 @@ def test_a_last_line_cut_short_is_left_out_and_named(tmp_path, capsys):
         assert "cut.jsonl:line %d: left out, cut short" % len(lines) in err, err
         header, g = replay.load(str(path), warn=lambda text: None)
         assert len(g.actions()) == len(lines) - 2  # the game record, and the line cut
+    path.write_bytes((whole + lines[-1][:-10] + '"\u00e9').encode()[:-1])  # in a character
+    assert cli.main(["replay", str(path), "--to", "0"]) == 0
+    assert "cut.jsonl:line %d: left out" % len(lines) in capsys.readouterr().err
     path.write_text(whole + lines[-1][:10] + "\n")  # a whole line that is bad: refused
     status, err = replay_error(path, capsys)
     assert status == 2 and "cut.jsonl:line %d: not JSON" % len(lines) in err

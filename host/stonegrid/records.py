@@ -89,11 +89,16 @@ def _depth(obj):
     return deepest
 
 
+def file_error(path, e):
+    """The LogError for an OSError on path: its reason, without [Errno n]."""
+    return LogError("%s: %s" % (path, e.strerror or e))
+
+
 def _open(path):
     try:
         return open(path, "rb")
     except OSError as e:
-        raise LogError("%s: %s" % (path, e.strerror or e))
+        raise file_error(path, e)
 
 
 def read_log_file(path, notes=None):
@@ -112,16 +117,18 @@ def read_log_file(path, notes=None):
                 if n == 1 and raw.startswith(BOM):
                     raw = raw[len(BOM):]  # some editors put a byte-order mark first
                 cut = not raw.endswith(b"\n")
-                lines.append(_decode(raw, path, n))
+                lines.append(_decode(raw, path, n, cut))
         except OSError as e:
-            raise LogError("%s: %s" % (path, e.strerror or e))
+            raise file_error(path, e)
     return read_log(lines, path, cut, notes)
 
 
-def _decode(raw, path, line):
+def _decode(raw, path, line, cut=False):
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
+        if cut:  # perhaps in the middle of a character: read_log judges the line
+            return raw.decode("utf-8", "replace")
         raise LogError("%s:line %d: not UTF-8 text" % (path, line))
 
 
@@ -131,7 +138,7 @@ def read_export_file(path):
         try:
             data = f.read(MAX_EXPORT + 1)
         except OSError as e:
-            raise LogError("%s: %s" % (path, e.strerror or e))
+            raise file_error(path, e)
     if len(data) > MAX_EXPORT:
         raise LogError("%s: larger than %d bytes: not an export" % (path, MAX_EXPORT))
     if data.startswith(BOM):
@@ -151,7 +158,7 @@ def is_export(path):
         try:
             head = f.read(256)
         except OSError as e:
-            raise LogError("%s: %s" % (path, e.strerror or e))
+            raise file_error(path, e)
     if head.startswith(BOM):
         head = head[len(BOM):]
     return head.lstrip().startswith(b"[")

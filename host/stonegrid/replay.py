@@ -160,14 +160,14 @@ def run(args):
             with open(args.export, "w", encoding="utf-8") as f:
                 f.write(records.export(g, header))
         except OSError as e:  # a bad path is bad input: the same status as a bad file
-            raise records.LogError("%s: %s" % (args.export, e.strerror or e))
+            raise records.file_error(args.export, e)
         print("replay: wrote %s (%d turns)" % (args.export, len(g.turns())))
         did = True
     if args.gif:
         try:
             size = gif(frames, args.gif)
         except OSError as e:
-            raise records.LogError("%s: %s" % (args.gif, e.strerror or e))
+            raise records.file_error(args.gif, e)
         print("replay: wrote %s (%d frames, %d bytes)" % (args.gif, n + 1, size))
         did = True
     if args.device:
