@@ -140,3 +140,14 @@ def test_logs_keeps_the_records_when_the_board_shows_no_game(tmp_path):
     assert asked and "shows no game" in said[0], said
     with open(cap.path) as f:
         assert f.read().splitlines() == lines[1:3] and cap.path.endswith("-unknown.jsonl")
+
+
+def test_replay_export_of_a_rhombus_log_stopped_mid_turn_reads_back(tmp_path, capsys):
+    from stonegrid import cli
+    g = load("rhombus").Game()
+    g.play("bid3")  # Black's bid: White's is still to come
+    log, export = tmp_path / "game.jsonl", tmp_path / "x.txt"
+    log.write_text("\n".join(records.to_records(dict(HEADER, game="rhombus"), g)) + "\n")
+    assert cli.main(["replay", str(log), "--export", str(export), "--to", "1"]) == 0
+    assert cli.main(["replay", str(export), "--to", "1"]) == 0, capsys.readouterr().err
+    assert "ply 1/1" in capsys.readouterr().out
