@@ -66,8 +66,9 @@ def status(frames, ply):
     return "ply %d/%d  %s%s" % (ply, len(frames.actions), last, end)
 
 
-def show(frames, ply, out=sys.stdout):
+def show(frames, ply, out=None):
     from stonegrid.sim.render import ansi_lines
+    out = out or sys.stdout  # the one of now, not of the import (tests replace it)
     for line in ansi_lines(16, 16, frames.at(ply), scale=2):
         out.write(line + "\n")
     out.write(status(frames, ply) + "\n")
