@@ -76,3 +76,78 @@ def test_broken_exports():
                                            '[Result "*"]'))
     with pytest.raises(records.LogError, match="options are name=value"):
         records.import_export(text.replace("[Options \"", "[Options \"nonsense; "))
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_export_of_a_game_cut_at_any_ply_imports_to_the_same_actions(game_id):
+    for seed in (1, 2):
+        g = random_game(load(game_id), seed)
+        cut = load(game_id).Game()
+        for a in g.actions():
+            cut.play(a)
+            _, back = records.import_export(records.export(cut, dict(HEADER, game=game_id)))
+            assert back.actions() == cut.actions(), (seed, cut.plies())
+
+
+def test_logs_follow_names_the_sides_as_the_game_does(tmp_path):
+    from stonegrid import logs
+    said = []
+    cap = logs.Capture(str(tmp_path), follow=True, write=said.append)
+    g, lines = log_of("morris", 3)
+    for line in lines:
+        cap.line(line.encode())
+    cap.close()
+    assert "   1. Red: %s" % g.turns()[0] in said and "   2. Green: " in said[2], said[:3]
+    assert said[-1].startswith("game over: %s wins" % load("morris").PLAYERS[g.result()[0]])
+    assert not [s for s in said if "player" in s]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_logs_started_mid_turn_rebuilds_the_game_so_far_from_the_state(tmp_path, game_id):
+    from stonegrid import logs
+    g = random_game(load(game_id), 4)
+    h = records.fresh(dict(HEADER, game=game_id), g)
+    for a in g.actions()[:-1]:  # up to the first ply in the middle of a turn, if any
+        h.play(a)
+        if not h._turn_start():
+            break
+    while h._turn_start() and h.plies() > 9:  # every ply starts a turn (Mixtour)
+        h.undo()
+    asked = []
+    cap = logs.Capture(str(tmp_path), warn=asked.append)
+    cap.ask = asked.append
+    lines = records.to_records(dict(HEADER, game=game_id), h)
+    cap.line(lines[-1].encode())  # the move that shows a game is under way
+    assert asked == [{"cmd": "state", "turns": True}]
+    state = {"t": "state", "game": game_id, "options": h.options, "players": ["human", "human"],
+             "ply": h.plies(), "turns": h.turns()}
+    cap.line(json.dumps(state).encode())
+    cap.close()
+    [got] = records.read_log_file(cap.path)
+    assert got.actions == h.actions() and cap.path.endswith("-%s.jsonl" % game_id)
+
+
+def test_logs_keeps_the_records_when_the_board_shows_no_game(tmp_path):
+    from stonegrid import logs
+    said, asked = [], []
+    cap = logs.Capture(str(tmp_path), warn=said.append)
+    cap.ask = asked.append
+    _, lines = log_of("morris", 3)
+    cap.line(lines[1].encode())
+    cap.line(json.dumps({"t": "state", "game": None}).encode())
+    cap.line(lines[2].encode())
+    cap.close()
+    assert asked and "shows no game" in said[0], said
+    with open(cap.path) as f:
+        assert f.read().splitlines() == lines[1:3] and cap.path.endswith("-unknown.jsonl")
+
+
+def test_replay_export_of_a_rhombus_log_stopped_mid_turn_reads_back(tmp_path, capsys):
+    from stonegrid import cli
+    g = load("rhombus").Game()
+    g.play("bid3")  # Black's bid: White's is still to come
+    log, export = tmp_path / "game.jsonl", tmp_path / "x.txt"
+    log.write_text("\n".join(records.to_records(dict(HEADER, game="rhombus"), g)) + "\n")
+    assert cli.main(["replay", str(log), "--export", str(export), "--to", "1"]) == 0
+    assert cli.main(["replay", str(export), "--to", "1"]) == 0, capsys.readouterr().err
+    assert "ply 1/1" in capsys.readouterr().out

@@ -182,3 +182,60 @@ def test_flash_uf2_onto_a_bootsel_drive(tmp_path):
     (tmp_path / "junk.uf2").write_bytes(b"not a uf2")
     bad = run("flash", "--uf2", str(tmp_path / "junk.uf2"), "--drive", str(drive))
     assert bad.returncode == 2 and "not a UF2 file" in bad.stderr
+
+
+def test_logs_started_mid_game_saves_the_whole_game_with_names(sim, tmp_path):
+    assert run("flash", "--port", sim.serial).returncode == 0
+    import serial
+    with serial.Serial(sim.serial, 115200) as port:
+
+        def send(cmd):
+            port.write((json.dumps(cmd) + "\n").encode())
+            port.flush()
+            time.sleep(0.3)
+
+        send({"cmd": "new", "game": "morris", "players": ["human", "human"]})
+        for move in ("d7", "a1", "d6", "a4"):
+            send({"cmd": "play", "action": move})
+        out = tmp_path / "logs"
+        logs = subprocess.Popen(STONEGRID + ["logs", "--port", sim.serial, "--out", str(out),
+                                             "--follow"], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        time.sleep(2)
+        for move in ("d5", "xa1", "g1"):
+            send({"cmd": "play", "action": move})
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            files = list(out.glob("*.jsonl"))
+            if files and '"g1"' in files[0].read_text():
+                break
+            time.sleep(0.2)
+    logs.send_signal(signal.SIGTERM)
+    stdout, stderr = logs.communicate(timeout=20)
+    [path] = list(out.glob("*.jsonl"))
+    assert path.name.endswith("-morris.jsonl"), path
+    check = run("replay", str(path), "--to", "7")
+    assert check.returncode == 0 and "ply 7/7  g1" in check.stdout, check.stderr
+    assert "Red: d5" in stdout and "Green: g1" in stdout and "player" not in stdout, stdout
+
+
+def test_logs_says_it_waits_for_a_port_that_is_not_there(tmp_path):
+    logs = subprocess.Popen(STONEGRID + ["logs", "--port", str(tmp_path / "typo"), "--out",
+                                         str(tmp_path / "logs")], stderr=subprocess.PIPE,
+                            text=True)
+    time.sleep(3)
+    logs.send_signal(signal.SIGTERM)
+    _, stderr = logs.communicate(timeout=20)
+    assert "waiting for %s (no such port" % (tmp_path / "typo") in stderr, stderr
+
+
+def test_replay_names_the_winner_as_the_game_does(tmp_path):
+    from helpers import random_game
+    from shared_rules import load
+    from stonegrid import records
+    g = random_game(load("morris"), 3)
+    path = tmp_path / "game.jsonl"
+    path.write_text("\n".join(records.to_records({"game": "morris", "fw": "t"}, g)) + "\n")
+    out = run("replay", str(path), "--to", str(g.plies()))
+    assert "%s wins" % load("morris").PLAYERS[g.result()[0]] in out.stdout, out.stdout[-300:]
+    assert "player" not in out.stdout

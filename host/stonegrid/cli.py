@@ -198,7 +198,8 @@ def parser():
 
     lg = sub.add_parser("logs", help="save the board's game logs, one file per game",
                         description="Capture the board's JSON record lines into one JSON "
-                        "Lines file per game. Survives the board being unplugged and plugged "
+                        "Lines file per game; started mid-game, it asks the board for the "
+                        "game so far. Survives the board being unplugged and plugged "
                         "in again. Ctrl-C stops.")
     lg.add_argument("--port", help=port_help)
     lg.add_argument("--out", default="logs", metavar="DIR", help="folder for the files "
@@ -208,7 +209,8 @@ def parser():
 
     rp = sub.add_parser("replay", help="check and replay a game log",
                         description="Check a game log (or an exported record) with the rules; "
-                        "the first bad line is reported with its number. Then step through "
+                        "the first bad line is reported with its number (a last line cut short, "
+                        "as a power cut leaves it, is left out and named). Then step through "
                         "the game in the terminal as the board draws it, or export it, render "
                         "it, or replay it on the board.")
     rp.add_argument("file", help="a .jsonl log from `stonegrid logs`, or an export")

@@ -2,12 +2,17 @@
 
 Every complete line is written (and flushed) the moment it arrives.  Output that is not JSON
 is counted and reported, never fatal; when the board goes away (unplugged, reset) the port is
-opened again as soon as it is back."""
+opened again as soon as it is back.  Started in the middle of a game, it asks the board for
+the game so far, so that the file is a whole game that replay reads."""
 import datetime
 import json
 import os
 import sys
 import time
+
+from shared_rules import load, record
+
+from stonegrid import records
 
 RECORDS = ("game", "act", "undo", "end")
 
@@ -20,6 +25,10 @@ class Capture:
         self.warn = warn or (lambda text: print(text, file=sys.stderr))
         self.file = None
         self.path = None
+        self.ask = None  # sends a command to the board while the port is open
+        self.held = None  # records that came before the answer to "state" (in it), or None
+        self.fw = ""  # from the board's hello line, for a game record rebuilt from its state
+        self.names = None  # the current game's sides (Red, Green...)
         self.games = self.lines = self.junk = 0
         os.makedirs(out_dir, exist_ok=True)
 
@@ -49,19 +58,70 @@ class Capture:
             self.warn("logs: not JSON, skipped: %s" % text[:70])
             return
         kind = rec.get("t")
+        if kind == "hello":
+            self.fw = rec.get("fw") or self.fw
+        if kind == "state" and self.held is not None:
+            return self._game_so_far(rec)
         if kind not in RECORDS:
             if kind == "error" and self.follow:
                 self.write("board: %s" % rec.get("error"))
             return
-        if kind == "game" or self.file is None:
-            self._open(rec.get("game") if kind == "game" else "unknown")
+        if kind == "game":
+            self._release()
+            self._open(rec.get("game"))
+            self.names = _names(rec.get("game"))
+        elif self.file is None:
+            if self.held is None and self.ask is not None:  # started mid-game
+                self.held = []
+                self.ask({"cmd": "state", "turns": True})
+            if self.held is not None:
+                self.held.append((text, rec))
+                return
+            self._open("unknown")
+        self._save(text, rec)
+
+    def _save(self, text, rec):
         self.file.write(text + "\n")
         self.file.flush()
         self.lines += 1
         if self.follow:
-            self.write(_describe(rec))
+            self.write(_describe(rec, self.names))
+
+    def _game_so_far(self, state):
+        """The board's answer to "state": the game under way as records, from its start.
+        The records held meanwhile came before the answer, so the state has them already."""
+        try:
+            if state.get("game") is None:
+                raise ValueError("the board shows no game")
+            header = {"game": state["game"], "players": state.get("players") or (),
+                      "fw": self.fw}
+            g = load(state["game"]).Game(**record.options(state.get("options") or {}))
+            turns = state.get("turns") or []
+            for i, turn in enumerate(turns):
+                records.play_turn(g, turn, last=i == len(turns) - 1)
+            lines = records.to_records(header, g)
+        except (ValueError, TypeError) as e:
+            self.warn("logs: the game so far cannot be had from the board (%s); saving the "
+                      "records as they come" % e)
+            return self._release()
+        self.held = None
+        self._open(state["game"])
+        self.names = _names(state["game"])
+        if self.follow:
+            self.write("the game so far, from the board: %d plies" % g.plies())
+        for text in lines:
+            self._save(text, json.loads(text))
+
+    def _release(self):
+        """Records held for an answer that will not make them whole: kept, as they came."""
+        held, self.held = self.held or [], None
+        if held and self.file is None:
+            self._open("unknown")
+        for text, rec in held:
+            self._save(text, rec)
 
     def close(self):
+        self._release()
         if self.file:
             self.file.close()
 
@@ -70,17 +130,27 @@ class Capture:
             self.lines, self.games, self.out_dir, self.junk)
 
 
-def _describe(rec):
+def _names(game_id):
+    try:
+        return records.player_names(game_id)
+    except ValueError:  # a game this checkout does not know
+        return None
+
+
+def _describe(rec, names=None):
+    """A record as a person reads it, the sides by the game's names (as `play` does)."""
+    def who(p):
+        return names[p] if names and p in (0, 1) else "player %s" % p
     kind = rec["t"]
     if kind == "game":
         return "new game: %s %s, %s" % (rec.get("game"), " vs ".join(rec.get("players") or ()),
                                         rec.get("options"))
     if kind == "act":
-        return "%4s. player %s: %s" % (rec.get("ply"), rec.get("p"), rec.get("n"))
+        return "%4s. %s: %s" % (rec.get("ply"), who(rec.get("p")), rec.get("n"))
     if kind == "undo":
         return "      ply %s taken back" % rec.get("ply")
     winner = rec.get("winner")
-    return "game over: %s (%s)" % ("draw" if winner is None else "player %s wins" % winner,
+    return "game over: %s (%s)" % ("draw" if winner is None else "%s wins" % who(winner),
                                    rec.get("reason"))
 
 
@@ -92,15 +162,17 @@ def capture(port, capture, stop=lambda: False, retry=0.5):
     while not stop():
         try:
             s = serial.Serial(port, 115200, timeout=0.2)
-        except (serial.SerialException, OSError):
+        except (serial.SerialException, OSError) as e:
             if connected is not False:
-                capture.warn("logs: waiting for %s" % port)
+                capture.warn("logs: waiting for %s (%s)" % (port, "no such port: is the board "
+                             "plugged in, is --port right?" if not os.path.exists(port) else e))
                 connected = False
             time.sleep(retry)
             continue
         if connected is False:
             capture.warn("logs: %s is back" % port)
         connected = True
+        capture.ask = lambda cmd: (s.write((json.dumps(cmd) + "\n").encode()), s.flush())
         try:
             while not stop():
                 chunk = s.read(4096)
@@ -118,5 +190,6 @@ def capture(port, capture, stop=lambda: False, retry=0.5):
             capture.warn("logs: lost %s" % port)
             connected = False
         finally:
+            capture.ask = None
             s.close()
     capture.close()

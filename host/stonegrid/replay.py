@@ -19,17 +19,15 @@ def _views():
     return views, palette, Canvas
 
 
-def load(path):
-    """(header, Game) from a .jsonl log (its last game) or an export file."""
-    with open(path, "rb") as f:
-        head = f.read(64).lstrip()
-    if head.startswith(b"["):
-        try:
-            with open(path, encoding="utf-8") as f:
-                return records.import_export(f.read(), path)
-        except UnicodeDecodeError:
-            raise records.LogError("%s: not UTF-8 text" % path)
-    game = records.read_log_file(path)[-1]
+def load(path, warn=lambda text: print(text, file=sys.stderr)):
+    """(header, Game) from a .jsonl log (its last game) or an export file; warn() is told
+    of a last line left out."""
+    if records.is_export(path):
+        return records.read_export_file(path)
+    notes = []
+    game = records.read_log_file(path, notes)[-1]
+    for note in notes:
+        warn("replay: %s" % note)
     return game.header, game.game
 
 
@@ -41,6 +39,7 @@ class Frames:
         self.view = views.load(header["game"])
         self.game = records.fresh(header, g)
         self.actions = g.actions()
+        self.players = records.player_names(header["game"])
         self.ui = self.view.new_ui(self.game)
         self.ui.colours = palette.stones(header["game"], scheme)
         self.ui.cursor_hidden = True
@@ -62,13 +61,14 @@ def status(frames, ply):
     turns = g.turns()
     last = turns[-1] if turns else "start"
     res = g.result()
-    end = "" if res is None else "  %s (%s)" % ("draw" if res[0] is None
-                                                  else "player %d wins" % res[0], res[1])
+    end = "" if res is None else "  %s (%s)" % (
+        "draw" if res[0] is None else "%s wins" % frames.players[res[0]], res[1])
     return "ply %d/%d  %s%s" % (ply, len(frames.actions), last, end)
 
 
-def show(frames, ply, out=sys.stdout):
+def show(frames, ply, out=None):
     from stonegrid.sim.render import ansi_lines
+    out = out or sys.stdout  # the one of now, not of the import (tests replace it)
     for line in ansi_lines(16, 16, frames.at(ply), scale=2):
         out.write(line + "\n")
     out.write(status(frames, ply) + "\n")
@@ -157,12 +157,18 @@ def run(args):
         raise records.LogError("--to %d: the game has %d plies (0..%d)" % (args.to, n, n))
     did = False
     if args.export:
-        with open(args.export, "w", encoding="utf-8") as f:
-            f.write(records.export(g, header))
+        try:
+            with open(args.export, "w", encoding="utf-8") as f:
+                f.write(records.export(g, header))
+        except OSError as e:  # a bad path is bad input: the same status as a bad file
+            raise records.file_error(args.export, e)
         print("replay: wrote %s (%d turns)" % (args.export, len(g.turns())))
         did = True
     if args.gif:
-        size = gif(frames, args.gif)
+        try:
+            size = gif(frames, args.gif)
+        except OSError as e:
+            raise records.file_error(args.gif, e)
         print("replay: wrote %s (%d frames, %d bytes)" % (args.gif, n + 1, size))
         did = True
     if args.device:

@@ -7,6 +7,7 @@ main.py: the same firmware and rules, with firmware/hal/web.py as its hardware."
 import http.server
 import json
 import os
+import socket
 import threading
 import webbrowser
 
@@ -16,6 +17,7 @@ STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 PORT_PACKAGE = os.path.join("node_modules", "@micropython", "micropython-webassembly-pyscript")
 PORT_FILES = {"micropython.mjs": "text/javascript", "micropython.wasm": "application/wasm"}
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript", ".css": "text/css"}
+HEADERS_S = 5  # a request must have sent all its headers by then, or its connection is cut
 
 
 class SetupError(ValueError):
@@ -41,6 +43,40 @@ def firmware_files(root=None):
 
 class Handler(http.server.BaseHTTPRequestHandler):
     root = None  # set by server()
+    timeout = HEADERS_S  # the socket's: a read or write that stalls this long ends it
+
+    def setup(self):
+        super().setup()
+        # a timer, not only the socket timeout: a byte every few seconds would keep that
+        self.cutoff = threading.Timer(HEADERS_S, self._cut)
+        self.cutoff.daemon = True
+        self.cutoff.start()
+
+    def _cut(self):
+        try:
+            self.connection.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass  # gone already
+
+    def finish(self):
+        self.cutoff.cancel()
+        super().finish()
+
+    def parse_request(self):
+        """The headers are in: stop the clock, and answer only requests for this server's
+        own address (another Host is a page elsewhere reaching it through DNS rebinding)."""
+        ok = super().parse_request()
+        self.cutoff.cancel()
+        if not ok:
+            return False
+        port = self.server.server_address[1]
+        if self.headers.get("Host") not in ("127.0.0.1:%d" % port, "localhost:%d" % port):
+            self.send_error(403, "this server answers only http://127.0.0.1:%d/" % port)
+            return False
+        return True
+
+    def do_HEAD(self):  # noqa: N802
+        self.do_GET()  # _send and send_error leave the body out for HEAD
 
     def do_GET(self):  # noqa: N802 - the name http.server calls
         path = self.path.split("?", 1)[0]
@@ -74,7 +110,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(data)))
         self.send_header("Cache-Control", "no-cache")  # a fresh firmware after an edit
         self.end_headers()
-        self.wfile.write(data)
+        if self.command != "HEAD":
+            self.wfile.write(data)
 
     def log_message(self, *args):
         pass  # the terminal shows the address, not every request

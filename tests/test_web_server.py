@@ -1,0 +1,70 @@
+"""The server of `stonegrid web` on its own (no browser): it answers only for its own
+address, answers HEAD, and drops a request that never finishes its headers."""
+import http.client
+import socket
+import threading
+import time
+
+import pytest
+
+from stonegrid import web
+
+
+@pytest.fixture(scope="module")
+def address():
+    httpd = web.server(0)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield httpd.server_address
+    httpd.shutdown()
+    httpd.server_close()
+    thread.join(10)
+
+
+def ask(address, method, path, host):
+    conn = http.client.HTTPConnection(*address, timeout=10)
+    try:
+        conn.putrequest(method, path, skip_host=True)
+        if host is not None:
+            conn.putheader("Host", host)
+        conn.endheaders()
+        r = conn.getresponse()
+        return r.status, r.getheader("Content-Length"), r.read()
+    finally:
+        conn.close()
+
+
+def test_only_its_own_address_is_served(address):
+    port = address[1]
+    for host in ("127.0.0.1:%d" % port, "localhost:%d" % port):
+        status, _, body = ask(address, "GET", "/firmware.json", host)
+        assert status == 200 and b"main.py" in body
+    for host in ("evil.example:%d" % port, "127.0.0.1", "127.0.0.1:%d" % (port + 1), None):
+        status, _, body = ask(address, "GET", "/firmware.json", host)
+        assert status == 403 and b"main.py" not in body, host
+
+
+def test_head_gives_the_headers_without_the_body(address):
+    host = "127.0.0.1:%d" % address[1]
+    status, length, body = ask(address, "HEAD", "/index.html", host)
+    _, get_length, page = ask(address, "GET", "/index.html", host)
+    assert status == 200 and body == b"" and int(length) == len(page) > 0 and length == get_length
+    assert ask(address, "HEAD", "/nothing.html", host)[:1] == (404,)
+
+
+def test_a_request_that_never_finishes_its_headers_is_dropped(address):
+    with socket.create_connection(address, timeout=1) as s:
+        s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        start = time.monotonic()
+        while time.monotonic() - start < web.HEADERS_S + 5:
+            try:  # a header byte every second: each read is quick, the whole is not
+                s.sendall(b"X")
+                if s.recv(1) == b"":
+                    break  # the server closed it
+            except TimeoutError:
+                pass  # no answer within the second
+            except OSError:
+                break  # reset by the server
+        else:
+            pytest.fail("the connection is still held after %d s" % (web.HEADERS_S + 5))
+    assert time.monotonic() - start >= web.HEADERS_S - 1
