@@ -40,7 +40,7 @@ free = gc.mem_free()
 import sys
 sys.path.insert(0, "fw/a")
 import pico_device
-pico_device.main(free)
+pico_device.%s
 """
 MAX_PLIES = 600
 TARGETS = "default level: slowest move <= 1 s, mean <= 0.3 s; boot to menu <= 1 s; " \
@@ -72,11 +72,12 @@ def compiled(path):
             return f.read()
 
 
-def run(config, timeout):
-    """Boot an image running pico_device with `config`; (figure dicts, other lines, emulated
-    ms). Lines are echoed to stderr as they come (a run takes minutes)."""
+def run(call, config, timeout):
+    """Boot an image whose main.py calls pico_device's `call` (text), with bench.json holding
+    `config`; (figure dicts, other lines, emulated ms). Lines are echoed to stderr as they
+    come (a run takes minutes)."""
     files = image.app_files(PROFILE)
-    files["main.py"] = MAIN.encode()
+    files["main.py"] = (MAIN % call).encode()
     files["bench.json"] = json.dumps(config).encode()
     for name in ("pico_device", "playouts"):
         files[name + ".mpy"] = compiled(os.path.join(HERE, name + ".py"))
@@ -122,13 +123,13 @@ def main(argv=None):
     args = ap.parse_args(argv)
     games = args.game or list(GAMES)
     started = time.time()
-    config = {"task": "app", "levels": list(search.LEVELS), "check_level": search.DEFAULT,
+    config = {"levels": list(search.LEVELS), "check_level": search.DEFAULT,
               "games": []}
     for game_id in games:
         actions = record(game_id)
         config["games"].append([game_id, actions, spread(args.moves, len(actions))])
-    figures, other, emulated = run(config, args.timeout)
-    rules = run({"task": "rules", "game": "morris", "playouts": args.playouts}, args.timeout)
+    figures, other, emulated = run("app(free)", config, args.timeout)
+    rules = run("rules(free, 'morris', %d)" % args.playouts, {}, args.timeout)
     by = {}
     for f in figures:
         by.setdefault(f["figure"], []).append(f)

@@ -2,8 +2,8 @@
 pico_device.mpy, with bench.json saying what to run, and boots it in rp2040js. MicroPython on
 a Pico only (rp2 port); every time is the chip's own clock (time.ticks_us), so emulated time.
 
-Prints one JSON line per figure ({"figure": NAME, ...}), then END (or a traceback and END
-after an error, with a {"figure": "error"} line)."""
+main.py calls app() or rules(). Prints one JSON line per figure ({"figure": NAME, ...}), then
+END (after an error: a {"figure": "error"} line and the traceback first)."""
 import gc
 import json
 import sys
@@ -117,26 +117,35 @@ def game(app, game_id, actions, samples, levels, check_level):
     heap("after " + game_id)
 
 
-def main(free_at_main):
-    """free_at_main: gc.mem_free() as main.py started."""
+def _report(free_at_main):
     import machine
 
     figure("chip", {"freq": machine.freq(), "heap": gc.mem_free() + gc.mem_alloc(),
                     "platform": sys.platform, "version": sys.version})
     figure("heap", {"at": "main.py", "free": free_at_main})
-    with open("bench.json") as f:
-        config = json.load(f)
-    try:
-        if config["task"] == "rules":
-            import playouts
 
-            playouts.main(config["game"], config["playouts"], "fw/a")
-        else:
-            app = first_frame()
-            heap("menu")
-            for game_id, actions, samples in config["games"]:
-                game(app, game_id, actions, samples, config["levels"], config["check_level"])
+
+def app(free_at_main):
+    """The app's boot to its first frame (nothing before it but main.py), then each game of
+    bench.json in turn; free_at_main: gc.mem_free() as main.py started."""
+    try:
+        board_app = first_frame()
+        _report(free_at_main)
+        heap("menu")
+        with open("bench.json") as f:
+            config = json.load(f)
+        for game_id, actions, samples in config["games"]:
+            game(board_app, game_id, actions, samples, config["levels"], config["check_level"])
     except Exception as e:  # noqa: BLE001 - MemoryError too: reported, then END
         figure("error", {"error": "%s: %s" % (type(e).__name__, e)})
         sys.print_exception(e)
+    print(END)
+
+
+def rules(free_at_main, game_id, n):
+    """n random games of game_id, the rules alone (tests/bench/playouts.py)."""
+    import playouts
+
+    _report(free_at_main)
+    playouts.main(game_id, n, "fw/a")
     print(END)
