@@ -13,7 +13,8 @@ not model the flash's XIP cache misses or bus contention (README.md, "Figures").
     bytes); a frame there is timed (the view's render, the WS2812 write); the default level's
     action is checked against CPython's;
   - Morris random games per second (the rules alone, as tests/bench/rules.py), a second boot.
-All four games run in one boot, as a user would play them one after the other.
+All four games run in one boot, as a user would play them one after the other. rp2040js
+runs at about a third of real time here: about 10 minutes at the default --moves 10.
 Run: .venv/bin/python tests/bench/pico.py [--moves N] [--game G] (make bench runs it)
 """
 import argparse
@@ -114,7 +115,7 @@ def kb(n):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--moves", type=int, default=20,
+    ap.add_argument("--moves", type=int, default=10,
                     help="searches timed per game and level, at plies spread over a game")
     ap.add_argument("--game", action="append", choices=GAMES,
                     help="only this game (repeatable); default all four, in one boot")
