@@ -11,7 +11,8 @@ not model the flash's XIP cache misses or bus contention (README.md, "Figures").
     search at each level is timed (mean, slowest), and run again sampling gc.mem_alloc()
     between its steps (the peak in use, garbage included: the app collects every GC_EVERY
     bytes); a frame there is timed (the view's render, the WS2812 write); the default level's
-    action is checked against CPython's;
+    action is checked against CPython's (rp2040js drops flash writes: the game is
+    replayed with the rules' play, no journal is written);
   - Morris random games per second (the rules alone, as tests/bench/rules.py), a second boot.
 All four games run in one boot, as a user would play them one after the other. rp2040js
 runs at about a third of real time here: about 10 minutes at the default --moves 10.
