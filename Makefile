@@ -16,11 +16,12 @@ play: $(VENV)/.installed
 test: $(VENV)/.installed $(WASM) $(CHROMIUM) pico-parts
 	$(BIN)/python -m pytest -q
 
-bench: $(VENV)/.installed
+bench: $(VENV)/.installed $(WASM) pico-parts
 	$(BIN)/python -m pip install -q -e '.[bench]' || echo "open_spiel not installable: benchmarking without it"
 	$(BIN)/python tests/bench/rules.py
 	$(BIN)/python tests/bench/ai.py
 	$(BIN)/python tests/bench/flash.py
+	$(BIN)/python tests/bench/pico.py
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)

@@ -126,22 +126,24 @@ def filesystem(files):
     return bytes(fs.context.buffer)
 
 
-def _chunks(profile):
-    """{flash address: bytes}: the pinned MicroPython's blocks and the app's filesystem."""
+def _chunks(profile, files=None):
+    """{flash address: bytes}: the pinned MicroPython's blocks and the app's filesystem (or
+    one holding `files`, {path: bytes})."""
     chunks = read_uf2(parts.read(parts.MICROPYTHON), parts.MICROPYTHON)
     end = max(a + len(d) for a, d in chunks.items())
     if end > XIP_BASE + FS_OFFSET:
         raise ImageError("%s reaches 0x%08x, into the filesystem at 0x%08x"
                          % (parts.MICROPYTHON, end, XIP_BASE + FS_OFFSET))
-    chunks[XIP_BASE + FS_OFFSET] = filesystem(app_files(profile))
+    chunks[XIP_BASE + FS_OFFSET] = filesystem(files or app_files(profile))
     return chunks
 
 
-def flash_image(profile):
+def flash_image(profile, files=None):
     """The Pico's whole 2 MB flash (erased bytes 0xff): the pinned MicroPython and the app's
-    filesystem built for the board profile file `profile`."""
+    filesystem built for the board profile file `profile` (or one holding `files`, {path:
+    bytes}, e.g. app_files(profile) and more)."""
     image = bytearray(b"\xff" * FLASH_BYTES)
-    for address, data in _chunks(profile).items():
+    for address, data in _chunks(profile, files).items():
         image[address - XIP_BASE:address - XIP_BASE + len(data)] = data
     return bytes(image)
 

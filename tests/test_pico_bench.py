@@ -1,0 +1,23 @@
+"""tests/bench/pico.py in its smallest setting: one game, two plies, on the emulated Pico."""
+import os
+import re
+import subprocess
+import sys
+
+from runtimes import ROOT
+
+
+def test_the_pico_bench_prints_its_figures():
+    done = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "bench", "pico.py"),
+                           "--game", "morris", "--moves", "2", "--playouts", "1"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, (done.stdout, done.stderr[-3000:])
+    out = done.stdout
+    assert "at 125 MHz" in out and "ERROR" not in out, out
+    assert 0 < int(re.search(r"reset to the menu's first frame (\d+) ms", out).group(1)) < 5000
+    for level in ("easy", "normal", "hard"):
+        row = re.search(r"^morris +%s +2 +([\d.]+) +([\d.]+) " % level, out, re.M)
+        assert row and 0 < float(row.group(1)) <= float(row.group(2)), out
+    # the same search on both runtimes: the device plays CPython's recorded moves
+    assert "morris: the device's normal action is CPython's at 2 of 2 plies" in out
+    assert re.search(r"WS2812 write [1-9][\d.]* ms", out) and "Morris random games: 1 in " in out
