@@ -6,7 +6,8 @@ import termios
 import time
 import tty
 
-OFF = (26, 26, 26)  # an LED that is off, so the matrix stays visible
+from stonegrid import led
+
 UPPER = "\u2580"  # upper half block: foreground = upper pixel, background = lower pixel
 
 KEYS = [  # (keys shown, button, long)
@@ -23,13 +24,13 @@ _LETTERS = {"h": "left", "j": "down", "k": "up", "l": "right", "o": "ok", "b": "
 
 
 def ansi_lines(width, height, rgb, scale=1):
-    """The frame as lines of text: two pixels per character cell, each LED scale x scale."""
+    """The frame as lines of text: two pixels per character cell, each LED scale x scale,
+    in the colours an LED shows (stonegrid.led)."""
     def px(x, y):
         if rgb is None or y >= height * scale:
-            return OFF if rgb is None and y < height * scale else (0, 0, 0)
+            return led.OFF if rgb is None and y < height * scale else (0, 0, 0)
         i = ((y // scale) * width + x // scale) * 3
-        c = (rgb[i], rgb[i + 1], rgb[i + 2])
-        return OFF if c == (0, 0, 0) else c
+        return led.shown(rgb[i], rgb[i + 1], rgb[i + 2])
 
     lines = []
     for y in range(0, height * scale, 2):
