@@ -47,6 +47,23 @@ def ansi_lines(width, height, rgb, scale=1):
     return lines
 
 
+def pictures_dir():
+    """Where `p` saves PNGs: $XDG_PICTURES_DIR/stonegrid, else ~/Pictures/stonegrid."""
+    base = os.environ.get("XDG_PICTURES_DIR") or os.path.join(os.path.expanduser("~"),
+                                                              "Pictures")
+    return os.path.join(base, "stonegrid")
+
+
+def save_png(board):
+    """Save the board's frame as a PNG in pictures_dir(); returns its path."""
+    from stonegrid.sim import png
+    folder = pictures_dir()
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, time.strftime("stonegrid-%Y%m%d-%H%M%S.png"))
+    png.save(path, board.width, board.height, board.frame)
+    return path
+
+
 class KeyReader:
     """Turns terminal input bytes into actions: ("press", button, long) or ("quit",) ..."""
 
@@ -206,13 +223,10 @@ class TerminalUI:
             self._on_event("status")
 
     def _png(self):
-        from stonegrid.sim import png
         if self.board.frame is None:
             self.message = "no frame to save"
             return
-        path = os.path.abspath(time.strftime("stonegrid-%Y%m%d-%H%M%S.png"))
-        png.save(path, self.board.width, self.board.height, self.board.frame)
-        self.message = "saved " + path
+        self.message = "saved " + save_png(self.board)
 
     def draw(self):
         self._dirty = False
@@ -231,7 +245,7 @@ class TerminalUI:
             ", firmware connected" if st["connected"] else ", no display")
         legend = ["stonegrid virtual board", ""]
         legend += ["%-22s %s" % (k, name) for k, name, _ in KEYS]
-        legend += ["%-22s %s" % ("p", "save a PNG"), "%-22s %s" % ("Ctrl-R", "power cycle"),
+        legend += ["%-22s %s" % ("p", "save a PNG in " + pictures_dir()), "%-22s %s" % ("Ctrl-R", "power cycle"),
                    "%-22s %s" % ("q  Ctrl-Q", "quit"), "",
                    "serial:  " + (b.serial or ""), "control: " + (b.control or ""),
                    "flash:   " + b.flash, "board:   %s, boot %d" % (state, st["boots"])]
