@@ -1,4 +1,5 @@
 """An LED is drawn as a real one looks, the same in every host picture (stonegrid.led)."""
+import os
 import re
 
 from stonegrid import led
@@ -40,3 +41,5 @@ def test_terminal_draws_leds_as_the_pictures_do():
 def test_the_web_page_uses_the_same_table():
     with open(led.JS) as f:
         assert f.read() == led.javascript(), "run: python -m stonegrid.led"
+    with open(os.path.join(os.path.dirname(led.JS), "board.js")) as f:
+        assert 'import { SHOWN, OFF } from "./led.js";' in f.read()
