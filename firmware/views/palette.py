@@ -21,6 +21,6 @@ TEXT = 0x909090
 
 
 def stones(game_id, scheme="safe"):
-    """The two players' colours for a game.  Every colour scheme a settings file may name
-    ("safe", "game") now shows the names' colours: one naming everywhere."""
+    """The two players' colours for a game.  Both schemes a settings file may name ("safe",
+    "game") give the names' colours: one naming everywhere."""
     return GAME[game_id]
