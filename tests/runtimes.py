@@ -1,11 +1,10 @@
-"""Where the real tools are: the micropython unix port and the shared folder."""
+"""Where the real tools are: the micropython unix port."""
 import os
 import subprocess
 
 from stonegrid.build import tool  # noqa: F401 - the tests' way to the pinned tools
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SHARED = os.environ.get("STONEGRID_SHARED", os.path.join(os.path.dirname(ROOT), "shared"))
 
 
 def micropython(*args, heap=None, timeout=600):

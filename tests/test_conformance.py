@@ -1,24 +1,35 @@
-"""The recorded games of independent implementations, through shared/conformance/check_vectors.py,
-under CPython and under MicroPython."""
+"""The recorded games of independent implementations (tests/conformance/, see its README),
+through its check_vectors.py under CPython and under MicroPython."""
 import glob
+import lzma
 import os
 import subprocess
 import sys
 
 import pytest
 
-from runtimes import ROOT, SHARED, micropython
+from runtimes import ROOT, micropython
 from shared_rules import GAMES
 
-# Each game has <game>.jsonl and perhaps <game>_*.jsonl.
-VECTORS = GAMES
+FOLDER = os.path.join(ROOT, "tests", "conformance")
+SCRIPT = os.path.join(FOLDER, "check_vectors.py")
 
 
-def _files(game):
-    folder = os.path.join(SHARED, "conformance")
+@pytest.fixture(scope="module")
+def unpacked(tmp_path_factory):
+    """The vectors decompressed into a temporary folder: MicroPython cannot read xz."""
+    out = tmp_path_factory.mktemp("conformance")
+    for packed in glob.glob(os.path.join(FOLDER, "*.jsonl.xz")):
+        with lzma.open(packed) as f:
+            (out / os.path.basename(packed)[:-3]).write_bytes(f.read())
+    return str(out)
+
+
+def _files(folder, game):
+    """Each game has <game>.jsonl and perhaps <game>_*.jsonl."""
     files = sorted(glob.glob(os.path.join(folder, game + ".jsonl"))
                    + glob.glob(os.path.join(folder, game + "_*.jsonl")))
-    assert files, "no conformance vectors for %s in %s (set STONEGRID_SHARED)" % (game, folder)
+    assert files, "no conformance vectors for %s in %s" % (game, FOLDER)
     return files
 
 
@@ -27,16 +38,27 @@ def _check(out, rc):
     assert rc == 0 and last.endswith(" 0 failed"), out[-3000:]
 
 
-@pytest.mark.parametrize("game", VECTORS)
-def test_cpython(game):
-    script = os.path.join(SHARED, "conformance", "check_vectors.py")
-    proc = subprocess.run([sys.executable, script, "--repo", ROOT] + _files(game),
+@pytest.mark.parametrize("game", GAMES)
+def test_cpython(game, unpacked):
+    proc = subprocess.run([sys.executable, SCRIPT, "--repo", ROOT] + _files(unpacked, game),
                           capture_output=True, text=True, timeout=600)
     _check(proc.stdout + proc.stderr, proc.returncode)
 
 
-@pytest.mark.parametrize("game", VECTORS)
-def test_micropython(game):
-    script = os.path.join(SHARED, "conformance", "check_vectors.py")
-    proc = micropython(script, "--repo", ROOT, *_files(game))
+@pytest.mark.parametrize("game", GAMES)
+def test_micropython(game, unpacked):
+    proc = micropython(SCRIPT, "--repo", ROOT, *_files(unpacked, game))
     _check(proc.stdout + proc.stderr, proc.returncode)
+
+
+def test_nothing_outside_the_checkout():
+    """A fresh clone has nothing beside it: no test, Makefile or README reaches out of it."""
+    outside = ("../" + "shared", "STONEGRID_" + "SHARED")
+    paths = ["Makefile", "README.md"] + glob.glob(os.path.join(ROOT, "tests", "**", "*.py"),
+                                                  recursive=True)
+    found = []
+    for path in paths:
+        with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+            text = f.read()
+        found += ["%s: %s" % (os.path.relpath(path, ROOT), o) for o in outside if o in text]
+    assert not found, found

@@ -20,6 +20,7 @@ import pytest
 import serial
 
 from runtimes import tool
+from stonegrid import led
 from stonegrid.sim import BoardThread, Frame, SimError, png, spawn, sync
 from stonegrid.sim.render import KeyReader, ansi_lines
 from stonegrid.build import sources
@@ -201,7 +202,7 @@ def test_png_and_terminal_rendering():
     gap = 1
     assert (w, h) == (16 * 8 + gap, 16 * 8 + gap)
     centre = lambda x, y: tuple(pixels[((gap + y * 8 + 3) * w + gap + x * 8 + 3) * 3:][:3])
-    assert centre(0, 0) == RED and centre(15, 0) == BLUE and centre(1, 0) == (24, 24, 24)
+    assert centre(0, 0) == RED and centre(15, 0) == BLUE and centre(1, 0) == led.OFF
     lines = ansi_lines(16, 16, rgb)
     assert len(lines) == 8 and "\x1b[38;2;255;0;0m" in lines[0]
     keys = KeyReader()

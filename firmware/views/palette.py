@@ -1,22 +1,26 @@
-"""Colours.  The default stone colours (orange and blue) stay apart for every common kind of
-colour blindness; "game" gives each game its own colours instead."""
-SAFE = (0xFF6A00, 0x1F6BFF)
+"""Colours.  Each game's two sides are drawn in the colours of their names (shared_rules'
+PLAYERS, the rules, the CLI, the docs), so a person never has to translate.  An LED cannot
+show black: a Black side is a dim blue-grey, which no other mark uses.  Morris' green leans
+to blue, so that red and green also differ for red-green colour blindness (and in lightness).  A refused press and Mixtour's banned reversal are magenta, no side's colour."""
+WHITE = 0xE8E8E8
+BLACK = 0x3050A0  # "black" stones: blue-grey, brighter than the board's dots
+RED = 0xFF0000
 GAME = {
-    "morris": (0xE00000, 0x00C000),
-    "gipf": (0xE8E8E8, 0x5A2DA0),  # black stones are invisible on LEDs: a dark violet
-    "mixtour": (0xE8E8E8, 0xE00000),
-    "rhombus": (0x5A2DA0, 0xE8E8E8),
+    "morris": (RED, 0x00E060),
+    "gipf": (WHITE, BLACK),
+    "mixtour": (WHITE, RED),
+    "rhombus": (BLACK, WHITE),
 }
+SAFE = GAME["morris"]  # a view's colours until the app sets its game's (views.UI)
 LINE = 0x0A0A0A
 POINT = 0x1E1E1E
 CURSOR = 0xFFFFFF
-REFUSED = 0xFF0000
+REFUSED = 0xFF00FF
 LAST = 0x3C2800
 TEXT = 0x909090
 
 
 def stones(game_id, scheme="safe"):
-    """The two players' colours for a game in a colour scheme ("safe" or "game")."""
-    if scheme == "game":
-        return GAME[game_id]
-    return SAFE
+    """The two players' colours for a game.  Both schemes a settings file may name ("safe",
+    "game") give the names' colours: one naming everywhere."""
+    return GAME[game_id]

@@ -133,7 +133,9 @@ def parser():
     sub.required = True
     play = sub.add_parser("play", help="two people play a game in this terminal",
                           description="Two people play a game in this terminal, "
-                          "typing moves in the game's notation.")
+                          "typing moves in the game's notation (`help` shows it, `moves` "
+                          "the legal ones, `undo` takes one back). A Rhombus bid is typed "
+                          "unseen.")
     play.add_argument("game", nargs="?", default="morris", choices=GAMES,
                       help="which game (default: morris)")
     play.add_argument("-o", "--option", action="append", type=_option, default=[],

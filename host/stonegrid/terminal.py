@@ -1,5 +1,10 @@
-"""Two people play one game in a terminal, through the rules API alone."""
+"""Two people play one game in a terminal, through the rules API and the game's text board
+(stonegrid.textboard) alone: one loop for every game."""
+import getpass
+
 from shared_rules import load
+
+from stonegrid import textboard
 
 REASON_TEXT = {
     "men": "fewer than three stones",
@@ -11,32 +16,12 @@ REASON_TEXT = {
     "score": "higher score",
 }
 
-_MORRIS_ART = """\
-7 {a7}-----------{d7}-----------{g7}
-  |           |           |
-6 |   {b6}-------{d6}-------{f6}   |
-  |   |       |       |   |
-5 |   |   {c5}---{d5}---{e5}   |   |
-  |   |   |       |   |   |
-4 {a4}---{b4}---{c4}       {e4}---{f4}---{g4}
-  |   |   |       |   |   |
-3 |   |   {c3}---{d3}---{e3}   |   |
-  |   |       |       |   |
-2 |   {b2}-------{d2}-------{f2}   |
-  |           |           |
-1 {a1}-----------{d1}-----------{g1}
-  a   b   c   d   e   f   g"""
+COMMANDS = ("Type a move, or: 'moves' the legal moves, 'undo' takes the last action back, "
+            "'help' this text, 'quit' stops.")
 
 
-def diagram(mod, g):
-    """The board as text: Morris gets its drawing, other games their position line."""
-    if mod.ID == "morris":
-        marks = {}
-        for i, name in enumerate(mod.POINTS):
-            owner = g.stone_at(i)
-            marks[name] = "+" if owner is None else "RG"[owner]
-        return _MORRIS_ART.format(**marks)
-    return g.position()
+def help_text(board):
+    return "Moves: %s.\n%s" % (board.EXAMPLES, COMMANDS)
 
 
 def status(mod, g):
@@ -47,38 +32,62 @@ def status(mod, g):
     return "%s to play." % mod.PLAYERS[g.to_move]
 
 
-HELP = ("Type a move in the game's notation (e.g. d7, d7-d6, xa1, or a whole turn d7-d6xa1),\n"
-        "'moves' for the legal moves, 'undo' to take one back, 'quit' to stop.")
+def secret(g):
+    """True when the next action stays hidden from the other player (a Rhombus bid)."""
+    legal = g.legal()
+    if not legal:
+        return False
+    c = g.copy()
+    c.play(legal[0])
+    return c.hidden() > g.hidden()
 
 
-def play(game_id, options, read=input, write=print):
+def enter(g, line):
+    """Play one action, or a whole turn in the game's notation (d7-d6xa1, 3:2 a1 b1)."""
+    try:
+        g.play(line)
+    except ValueError as e:
+        try:
+            whole = len(g.split_turn(line)) > 1
+        except ValueError:
+            whole = False
+        if not whole:
+            raise e
+        g.play_turn(line)
+
+
+def play(game_id, options, read=input, write=print, read_secret=getpass.getpass):
     mod = load(game_id)
+    board = textboard.load(game_id)
     g = mod.Game(**options)
-    write("%s. %s" % (mod.NAME, HELP))
+    write("%s. %s" % (mod.NAME, help_text(board)))
+    changed = True
     while True:
-        write("")
-        write(diagram(mod, g))
-        write(status(mod, g))
+        if changed:
+            shown = g if g.to_move is None else g.view_for(g.to_move)  # no secret on screen
+            write("")
+            write(board.draw(shown))
+            if shown.plies():
+                write("Last: %s" % shown.text(shown.last()))
+            write(status(mod, g))
         if g.result() is not None:
             return g
+        changed = False
+        hide = secret(g)
+        prompt = "%s%s> " % (mod.PLAYERS[g.to_move], " (typed unseen)" if hide else "")
         try:
-            line = read("> ").strip()
+            line = (read_secret if hide else read)(prompt).strip()
         except EOFError:
             return g
         if line in ("quit", "q"):
             return g
-        if line in ("moves", "?"):
+        if line in ("help", "?"):
+            write(help_text(board))
+        elif line == "moves":
             write(" ".join(sorted(g.text(a) for a in g.legal())))
-        elif line == "undo":
-            try:
-                g.undo()
-            except ValueError as e:
-                write("! %s" % e)
         elif line:
             try:
-                if len(g.split_turn(line)) > 1:
-                    g.play_turn(line)
-                else:
-                    g.play(line)
+                g.undo() if line == "undo" else enter(g, line)
+                changed = True
             except ValueError as e:
                 write("! %s" % e)

@@ -8,7 +8,7 @@ from views.canvas import Canvas, dim
 from views import font
 from helpers import assert_scales_to_32, random_game
 
-# Two recorded games with passes (shared/conformance/mixtour_passes.jsonl): one pass then
+# Two recorded games with passes (tests/conformance/mixtour_passes.jsonl.xz): one pass then
 # play on to a win (seed 208634, points_to_win 1), and a double pass (seed 203550, 3 points).
 ONE_PASS = (
     "d3 e4 d3-e4 a2 d1 b5 c2 d1-c2 b2 c1 a5 b2-c1 e4:2-c2 a5-b5 b2 c1:2-b2 d2 e3 e3-d2 d3 d4 "

@@ -22,7 +22,7 @@ def heap_size(text):
 
 def add_arguments(p):
     p.add_argument("--flash", metavar="DIR", help="the board's flash directory; it persists "
-                   "between runs (default: %s)" % default_flash_dir())
+                   "between runs (default: one for each checkout, this one's: %s)" % default_flash_dir())
     from stonegrid.sim.engine import DEFAULT_HEAP
     p.add_argument("--heap", default=DEFAULT_HEAP, metavar="SIZE", type=heap_size,
                    help="MicroPython heap size (default: " + DEFAULT_HEAP + ", what a Raspberry Pi "

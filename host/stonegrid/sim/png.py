@@ -2,7 +2,9 @@
 import struct
 import zlib
 
-GAP = (8, 8, 8)  # between LEDs
+from stonegrid import led
+
+GAP = (0, 0, 0)  # between LEDs: the board's black, a little darker than an LED that is off
 
 
 def encode(width, height, rgb):
@@ -40,14 +42,13 @@ def _mask(scale, gap):
     return rows
 
 
-def matrix(width, height, rgb, scale=16, gap=None, off=(24, 24, 24)):
-    """PNG bytes of a WxH LED frame drawn as an LED matrix: each LED `scale` px, dark gaps.
+def matrix(width, height, rgb, scale=16, gap=None):
+    """PNG bytes of a WxH LED frame drawn as an LED matrix: each LED `scale` px, dark gaps,
+    in the colours an LED shows (stonegrid.led)."""
+    return encode(*matrix_pixels(width, height, rgb, scale, gap))
 
-    LEDs that are off are drawn dark grey (`off`) so the matrix stays visible."""
-    return encode(*matrix_pixels(width, height, rgb, scale, gap, off))
 
-
-def matrix_pixels(width, height, rgb, scale=16, gap=None, off=(24, 24, 24)):
+def matrix_pixels(width, height, rgb, scale=16, gap=None):
     """(W, H, RGB bytes) of the picture matrix() encodes."""
     if scale < 1:
         raise ValueError("scale must be at least 1")
@@ -60,12 +61,9 @@ def matrix_pixels(width, height, rgb, scale=16, gap=None, off=(24, 24, 24)):
     out = bytearray()
     for _ in range(pad):
         out += gap_px * W
+    shown = led.picture(rgb)
     for y in range(height):
-        leds = []
-        for x in range(width):
-            i = (y * width + x) * 3
-            c = bytes(rgb[i:i + 3])
-            leds.append(bytes(off) if c == b"\x00\x00\x00" else c)
+        leds = [shown[(y * width + x) * 3:][:3] for x in range(width)]
         for my in range(scale):
             line = bytearray(gap_px * pad)
             m = mask[my]

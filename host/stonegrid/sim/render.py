@@ -6,7 +6,8 @@ import termios
 import time
 import tty
 
-OFF = (26, 26, 26)  # an LED that is off, so the matrix stays visible
+from stonegrid import led
+
 UPPER = "\u2580"  # upper half block: foreground = upper pixel, background = lower pixel
 
 KEYS = [  # (keys shown, button, long)
@@ -23,13 +24,13 @@ _LETTERS = {"h": "left", "j": "down", "k": "up", "l": "right", "o": "ok", "b": "
 
 
 def ansi_lines(width, height, rgb, scale=1):
-    """The frame as lines of text: two pixels per character cell, each LED scale x scale."""
+    """The frame as lines of text: two pixels per character cell, each LED scale x scale,
+    in the colours an LED shows (stonegrid.led)."""
     def px(x, y):
         if rgb is None or y >= height * scale:
-            return OFF if rgb is None and y < height * scale else (0, 0, 0)
+            return led.OFF if rgb is None and y < height * scale else (0, 0, 0)
         i = ((y // scale) * width + x // scale) * 3
-        c = (rgb[i], rgb[i + 1], rgb[i + 2])
-        return OFF if c == (0, 0, 0) else c
+        return led.shown(rgb[i], rgb[i + 1], rgb[i + 2])
 
     lines = []
     for y in range(0, height * scale, 2):
@@ -44,6 +45,23 @@ def ansi_lines(width, height, rgb, scale=1):
         parts.append("\x1b[0m")
         lines.append("".join(parts))
     return lines
+
+
+def pictures_dir():
+    """Where `p` saves PNGs: $XDG_PICTURES_DIR/stonegrid, else ~/Pictures/stonegrid."""
+    base = os.environ.get("XDG_PICTURES_DIR") or os.path.join(os.path.expanduser("~"),
+                                                              "Pictures")
+    return os.path.join(base, "stonegrid")
+
+
+def save_png(board):
+    """Save the board's frame as a PNG in pictures_dir(); returns its path."""
+    from stonegrid.sim import png
+    folder = pictures_dir()
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, time.strftime("stonegrid-%Y%m%d-%H%M%S.png"))
+    png.save(path, board.width, board.height, board.frame)
+    return path
 
 
 class KeyReader:
@@ -205,13 +223,10 @@ class TerminalUI:
             self._on_event("status")
 
     def _png(self):
-        from stonegrid.sim import png
         if self.board.frame is None:
             self.message = "no frame to save"
             return
-        path = os.path.abspath(time.strftime("stonegrid-%Y%m%d-%H%M%S.png"))
-        png.save(path, self.board.width, self.board.height, self.board.frame)
-        self.message = "saved " + path
+        self.message = "saved " + save_png(self.board)
 
     def draw(self):
         self._dirty = False
@@ -230,7 +245,7 @@ class TerminalUI:
             ", firmware connected" if st["connected"] else ", no display")
         legend = ["stonegrid virtual board", ""]
         legend += ["%-22s %s" % (k, name) for k, name, _ in KEYS]
-        legend += ["%-22s %s" % ("p", "save a PNG"), "%-22s %s" % ("Ctrl-R", "power cycle"),
+        legend += ["%-22s %s" % ("p", "save a PNG in " + pictures_dir()), "%-22s %s" % ("Ctrl-R", "power cycle"),
                    "%-22s %s" % ("q  Ctrl-Q", "quit"), "",
                    "serial:  " + (b.serial or ""), "control: " + (b.control or ""),
                    "flash:   " + b.flash, "board:   %s, boot %d" % (state, st["boots"])]

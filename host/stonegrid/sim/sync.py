@@ -10,11 +10,16 @@ BOARDSHELL = os.path.join(HERE, "boardshell.py")
 BOARDREPL = os.path.join(HERE, "boardrepl.py")
 
 
-def default_flash_dir():
-    """$XDG_DATA_HOME/stonegrid/flash, else ~/.local/share/stonegrid/flash."""
+def default_flash_dir(root=None):
+    """$XDG_DATA_HOME/stonegrid/flash/<checkout>-<hash of its path>, else the same under
+    ~/.local/share: one per checkout, since each run installs its checkout's firmware there
+    (and the journal of one checkout's firmware must not meet another's)."""
+    import hashlib
+    root = os.path.abspath(root or repo_root())
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(
         os.path.expanduser("~"), ".local", "share")
-    return os.path.join(base, "stonegrid", "flash")
+    key = hashlib.sha256(root.encode()).hexdigest()[:8]
+    return os.path.join(base, "stonegrid", "flash", "%s-%s" % (os.path.basename(root), key))
 
 
 def micropython_path():

@@ -3,6 +3,7 @@
 // Every decision about the games is made by the firmware in MicroPython; nothing here knows
 // a rule.
 import { loadMicroPython } from "./micropython/micropython.mjs";
+import { SHOWN, OFF } from "./led.js";
 
 // Roomy: the virtual board (`stonegrid sim`, 96 KB on a 64-bit port) is where the firmware's
 // memory is kept in check; here the page should just play.
@@ -49,12 +50,13 @@ function note(text, kind) {
 function draw(hex) {
   const ctx = canvas.getContext("2d");
   const cell = canvas.width / SIZE;
-  ctx.fillStyle = "#050505";
+  ctx.fillStyle = "#000000";
   ctx.fillRect(0, 0, canvas.width, canvas.height);
   for (let i = 0; i < SIZE * SIZE; i++) {
     const x = i % SIZE, y = Math.floor(i / SIZE);
     const rgb = hex.substr(i * 6, 6);
-    ctx.fillStyle = rgb === "000000" ? "#1b1b1b" : "#" + rgb;
+    const [r, g, b] = [0, 2, 4].map((k) => SHOWN[parseInt(rgb.substr(k, 2), 16)]);
+    ctx.fillStyle = rgb === "000000" ? OFF : `rgb(${r}, ${g}, ${b})`; // as an LED looks
     ctx.beginPath();
     ctx.arc((x + 0.5) * cell, (y + 0.5) * cell, cell * 0.4, 0, 2 * Math.PI);
     ctx.fill();
