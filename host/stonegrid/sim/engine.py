@@ -78,6 +78,13 @@ class ControlError(Exception):
     pass
 
 
+def check_press(button, kind):
+    if button not in BUTTONS:
+        raise ControlError("unknown button %r (one of %s)" % (button, ", ".join(BUTTONS)))
+    if kind not in KINDS:
+        raise ControlError("unknown kind %r (press or long)" % (kind,))
+
+
 # The MicroPython heap of the virtual board: tight, so that memory regressions show up in
 # everyday use.  On the 64-bit unix port objects take about 1.5x their size on an RP2040, so
 # 96k here is about 64 KB on a board, well under the ~150-200 KB free on a Pico (W).
@@ -686,10 +693,7 @@ class Board:
 
     def press(self, button, kind="press"):
         """A button event to the firmware; False if nothing is listening."""
-        if button not in BUTTONS:
-            raise ControlError("unknown button %r (one of %s)" % (button, ", ".join(BUTTONS)))
-        if kind not in KINDS:
-            raise ControlError("unknown kind %r (press or long)" % (kind,))
+        check_press(button, kind)
         if self._dev_writer is None:
             return False
         self._dev_writer.write(("%s %s\n" % (button, kind)).encode())
