@@ -9,6 +9,9 @@ import json
 import os
 import shutil
 import struct
+import tempfile
+
+from stonegrid import build
 
 from stonegrid.build import repo_root
 from stonegrid.sim import engine
@@ -71,13 +74,13 @@ class PicoBoard(engine.Board):
         self._order = led_order(self.profile)
         colours = self.profile.get("color_order", "GRB")
         self._offsets = [colours.index(c) for c in "RGB"]
-        self.usb_ups = 0  # times the chip's USB serial came up
+        # a new flash image holds nothing installed, whatever a stamp says
+        self._fresh = not os.path.exists(os.path.join(self.flash, FLASH_FILE))
 
     def _install_repl(self):
         pass  # the chip has its own REPL
 
     async def _supervise(self):
-        cause = "power"
         while not self._stopping:
             try:
                 proc = await asyncio.create_subprocess_exec(
@@ -109,16 +112,15 @@ class PicoBoard(engine.Board):
             if self._stopping:
                 break
             if rc == engine.EXIT_RESET:
-                cause, delay = "reset", 0
+                delay = 0
                 self.log("hard reset")
             elif self._power_cycle:
-                cause, delay = "power", 0.1
+                delay = 0.1
             else:
-                cause, delay = "power", 1.0
+                delay = 1.0
                 self.log("the emulator exited with code %s; power-cycling in 1 s" % rc)
             self._power_cycle = False
             await self._pause(delay)
-        del cause
 
     async def _pump_errors(self, proc):
         while True:
@@ -169,3 +171,32 @@ class PicoBoard(engine.Board):
         engine.check_press(button, kind)
         gpio = self.profile["buttons"][button]
         return self._send(b"P", b"%d %d" % (gpio, LONG_MS if kind == "long" else PRESS_MS))
+
+    async def provision(self):
+        """Install the checkout's firmware with this profile as board.json on the chip's
+        flash, by stock mpremote over the pty, then reset the chip (main.py starts the app).
+        Skipped when this very build is what was installed last; returns the files copied."""
+        files = build.build(repo_root(), profile=self.profile_file)
+        digest = build.digest(b"".join(k.encode() + v for k, v in sorted(files.items())))
+        stamp = os.path.join(self.flash, FLASH_FILE + ".installed")
+        try:
+            with open(stamp) as f:
+                if f.read() == digest and not self._fresh:
+                    return []
+        except OSError:
+            pass
+        await self.wait(lambda: self.ups > 0, 30)
+        with tempfile.TemporaryDirectory() as tmp:
+            build.write_tree(files, tmp)
+            tops = sorted({path.split("/")[0] for path in files})
+            cmd = [build.tool("mpremote"), "connect", self.serial, "fs", "cp", "-r"]
+            cmd += [os.path.join(tmp, top) for top in tops] + [":", "+", "reset"]
+            proc = await asyncio.create_subprocess_exec(
+                *cmd, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+            out, _ = await proc.communicate()
+        if proc.returncode:
+            raise OSError("installing the firmware on the emulated Pico failed: %s"
+                          % out.decode("utf-8", "replace").strip()[-500:])
+        with open(stamp, "w") as f:
+            f.write(digest)
+        return sorted(files)

@@ -109,12 +109,28 @@ mcu.onBreak = (code) => {
   core.PC = core.LR & ~1;
 };
 
-// --- reboot: the watchdog (machine.reset()) ends this emulator; the host starts a new one
+// --- reboot: the watchdog (machine.reset()) ends this emulator; the host starts a new one.
+// rp2040js's watchdog counter does not run, so an enabled watchdog fires here after its LOAD
+// (in us; the RP2040 counts down twice a tick, erratum E1) unless it is loaded again.
 const watchdog = Object.values(mcu.peripherals).find((p) => p.name === 'WATCHDOG_BASE');
+const WATCHDOG_CTRL = 0x00;
+const WATCHDOG_LOAD = 0x04;
+const WATCHDOG_ENABLE = 1 << 30;
+let watchdogLoad = 0;
+const watchdogAlarm = mcu.clock.createAlarm(() => watchdog.onWatchdogTrigger());
+const watchdogWrite = watchdog.writeUint32.bind(watchdog);
+watchdog.writeUint32 = (offset, value) => {
+  watchdogWrite(offset, value);
+  if (offset === WATCHDOG_LOAD) watchdogLoad = value & 0xffffff;
+  if (offset === WATCHDOG_LOAD || (offset === WATCHDOG_CTRL && value & WATCHDOG_ENABLE)) {
+    if (watchdog.enable) watchdogAlarm.schedule((watchdogLoad / 2 + 1) * 1000);
+  }
+  if (offset === WATCHDOG_CTRL && !(value & WATCHDOG_ENABLE)) watchdogAlarm.cancel();
+};
 watchdog.onWatchdogTrigger = () => {
+  running = false;
   fs.closeSync(flashFd);
   process.stdout.write(Buffer.alloc(0), () => process.exit(EXIT_RESET));
-  running = false;
 };
 
 // --- USB CDC: OUT transfers wait for data instead of completing empty at once
