@@ -50,11 +50,17 @@ def run(args):
         from stonegrid.pico.board import SetupError, node_path
         try:
             node_path()
-            os.makedirs(flash, exist_ok=True)
-            if not os.access(flash, os.W_OK | os.X_OK):
-                raise SetupError("the flash folder %s is not writable" % flash)
-        except (SetupError, OSError) as e:
+        except SetupError as e:
             print("stonegrid: error: %s" % e, file=sys.stderr)
+            return 2
+        try:
+            os.makedirs(flash, exist_ok=True)
+            probe = os.path.join(flash, ".write-test")
+            open(probe, "w").close()
+            os.remove(probe)
+        except OSError as e:
+            print("stonegrid: error: the flash folder %s is not writable (%s)"
+                  % (flash, e.strerror or e), file=sys.stderr)
             return 2
     try:
         micropython = micropython_path() if args.board == "unix" else None

@@ -1,0 +1,84 @@
+"""The firmware, unchanged, on stock MicroPython in an emulated Raspberry Pi Pico (rp2040js
+under Node): boot to the menu, an opening played by GPIO button presses with every frame
+decoded from the WS2812 data pin equal to the view's own drawing, power cuts, mpremote."""
+import json
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+
+import hal
+from boardkit import Board
+from stonegrid.build import repo_root, tool
+from test_board import play_out, start_from_menu
+
+PROFILE = json.load(open(os.path.join(repo_root(), "hardware", "pico-ws2812.json")))
+# the profile's cap is below what its 4 A supply allows (hal.ws2812.power_cap): it is the level
+SCALE = hal.scale_table(PROFILE["brightness_cap"])
+
+
+@pytest.fixture()
+def pico(tmp_path):
+    if not os.path.isdir(os.path.join(repo_root(), "node_modules", "rp2040js")):
+        pytest.fail("node_modules/rp2040js is missing: run `make play` or `npm ci`")
+    b = Board(tmp_path / "flash", pico=True)
+    b.serial.ask({"cmd": "hello"}, timeout=60)
+    yield b
+    b.close()
+
+
+def test_boots_to_the_menu(pico):
+    hello = pico.serial.ask({"cmd": "hello"})
+    assert hello["games"] == ["morris", "gipf", "mixtour", "rhombus"]
+    assert pico.client.status()["frames"] > 0  # the menu, decoded from the data pin
+
+
+@pytest.mark.parametrize("game_id", ["morris", "mixtour"])
+def test_an_opening_by_gpio_buttons_frames_equal_the_view(pico, game_id):
+    header = start_from_menu(pico, game_id)
+    m, checked = play_out(pico, header, random.Random(3), scale=SCALE, opening=6)
+    assert checked >= 3 and len(m.game.actions()) >= 6
+
+
+def test_power_cut_mid_game_resumes(pico):
+    header = start_from_menu(pico, "morris")
+    m, _ = play_out(pico, header, random.Random(5), check_frames=False, scale=SCALE, opening=4)
+    before = pico.serial.ask({"cmd": "state", "turns": True})
+    boots = pico.client.status()["boots"]
+    pico.client.kill()  # SIGKILL of the emulator: the flash file is all that is left
+    pico.client.wait("boots", above=boots, timeout=30)
+    pico.serial.wait(lambda o: o.get("t") == "resumed", timeout=60)
+    after = pico.serial.ask({"cmd": "state", "turns": True})
+    assert after["turns"] == before["turns"] == m.game.turns()
+
+
+def test_mpremote_exec_over_the_pty(pico):
+    port = pico.sim.serial
+    pico.serial.close()
+    out = subprocess.run([tool("mpremote"), "connect", port, "exec",
+                          "import sys, gc; gc.collect(); print(sys.platform, gc.mem_free())"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    platform, free = out.stdout.split()
+    assert platform == "rp2" and int(free) > 100000
+    print("free heap with the app loaded:", free)
+
+
+def test_without_node_modules_one_clear_line_and_status_2(tmp_path):
+    env = dict(os.environ, PATH=os.path.dirname(sys.executable))  # no node on PATH
+    out = subprocess.run([sys.executable, "-m", "stonegrid.cli", "sim", "--board",
+                          "pico-ws2812", "--headless", "--flash", str(tmp_path)],
+                         capture_output=True, text=True, env=env, timeout=30)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert out.stderr.strip().count("\n") == 0 and "Node.js" in out.stderr, out.stderr
+
+
+def test_unusable_flash_folder_one_clear_line_and_status_2(tmp_path):
+    (tmp_path / "file").write_text("")
+    out = subprocess.run([sys.executable, "-m", "stonegrid.cli", "sim", "--board",
+                          "pico-ws2812", "--headless", "--flash", str(tmp_path / "file" / "f")],
+                         capture_output=True, text=True, timeout=30)
+    assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
+    assert "flash folder" in out.stderr and out.stderr.strip().count("\n") == 0, out.stderr
