@@ -155,11 +155,44 @@ cdc.onSerialData = (bytes) => send('S', bytes);
 // --- buttons: inputs driven at their idle level (rp2040js has no pull-ups); active low
 const activeLow = profile.active_low !== false;
 for (const gpio of Object.values(profile.buttons)) mcu.gpio[gpio].setInputValue(activeLow);
+// Presses one after another, like fingers: held for <ms> of emulated time, then all up for
+// RELEASE_MS; each phase also lasts until the chip has read the pins (SIO GPIO_IN) since, so
+// that a slow main loop sees every press and every release.
+const RELEASE_MS = 60;
+const SIO_GPIO_IN = 0x004;
+const sioRead = mcu.sio.readUint32.bind(mcu.sio);
+mcu.sio.readUint32 = (offset) => {
+  if (offset === SIO_GPIO_IN) {
+    if (phaseDue && mcu.clock.nanos >= phaseDue) {
+      phaseDue = 0;
+      setImmediate(nextPress); // after this read: it must see the current level
+    }
+  }
+  return sioRead(offset);
+};
+const presses = [];
+let pressing = null; // the pin held now
+let resting = false; // all up after a press
+let phaseDue = 0; // emulated ns when the current phase may end, at the next pin read after it
 function holdButton(gpio, ms) {
-  mcu.gpio[gpio].setInputValue(!activeLow);
-  const release = mcu.clock.createAlarm(() => mcu.gpio[gpio].setInputValue(activeLow));
-  release.schedule(ms * 1e6);
+  presses.push([gpio, ms]);
+  if (pressing === null && !resting) nextPress();
   wake();
+}
+function nextPress() {
+  if (pressing !== null) {
+    mcu.gpio[pressing].setInputValue(activeLow);
+    pressing = null;
+    resting = true;
+    phaseDue = mcu.clock.nanos + RELEASE_MS * 1e6;
+    return;
+  }
+  resting = false;
+  if (!presses.length) return;
+  const [gpio, ms] = presses.shift();
+  mcu.gpio[gpio].setInputValue(!activeLow);
+  pressing = gpio;
+  phaseDue = mcu.clock.nanos + ms * 1e6;
 }
 
 // --- WS2812: bits by the length of each high pulse (0: ~0.4 us, 1: ~0.8 us), in emulated time
