@@ -44,7 +44,7 @@ def test_an_opening_by_gpio_buttons_frames_equal_the_view(pico, game_id):
 
 def test_power_cut_mid_game_resumes(pico):
     header = start_from_menu(pico, "morris")
-    m, _ = play_out(pico, header, random.Random(5), check_frames=False, scale=SCALE, opening=4)
+    m, _ = play_out(pico, header, random.Random(5), scale=SCALE, opening=4)
     before = pico.serial.ask({"cmd": "state", "turns": True})
     boots = pico.client.status()["boots"]
     pico.client.kill()  # SIGKILL of the emulator: the flash file is all that is left
