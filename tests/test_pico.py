@@ -58,7 +58,8 @@ def test_mpremote_exec_over_the_pty(pico):
     port = pico.sim.serial
     pico.serial.close()
     out = subprocess.run([tool("mpremote"), "connect", port, "exec",
-                          "import sys, gc; gc.collect(); print(sys.platform, gc.mem_free())"],
+                          "import sys, gc, app.core, app.session, views.morris, shared_rules."
+                          "morris_ai; gc.collect(); print(sys.platform, gc.mem_free())"],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     platform, free = out.stdout.split()

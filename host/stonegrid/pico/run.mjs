@@ -19,7 +19,7 @@ const XIP_BASE = 0x10000000;
 const BKPT_ERASE = 0xbe01; // BKPT #1 / #2 patched over the ROM's flash routines
 const BKPT_PROGRAM = 0xbe02;
 const SLICE = 20000; // instructions between looks at the host's event loop
-const MAX_LAG_NS = 50e6; // emulated time may fall this far behind real time, then it gives up
+const MAX_LAG_NS = 50e6; // emulated time catches up at most this much of real time
 const LATCH_NS = 50000; // a WS2812 low this long ends a frame
 
 function parseArgs(argv) {
@@ -259,10 +259,6 @@ function run() {
       continue;
     }
     const now = realNs();
-    if (clock.nanos < anchorEmu + (now - anchorReal) - MAX_LAG_NS) {
-      anchorReal = now; // running behind (a slow host): start keeping time from here
-      anchorEmu = clock.nanos;
-    }
     const due = clock.nanosToNextAlarm;
     const early = clock.nanos + due - (anchorEmu + (now - anchorReal));
     if (due && early <= 0) {
@@ -272,6 +268,12 @@ function run() {
     // sleep until the next alarm is due in real time, or until the host sends something
     wakeTimer = setTimeout(run, due ? Math.max(1, early / 1e6) : 50);
     return;
+  }
+  // busy all slice: the chip fell behind real time; it may catch up MAX_LAG_NS of it at most
+  const now = realNs();
+  if (clock.nanos < anchorEmu + (now - anchorReal) - MAX_LAG_NS) {
+    anchorReal = now;
+    anchorEmu = clock.nanos + MAX_LAG_NS;
   }
   if (running) setImmediate(run);
 }
