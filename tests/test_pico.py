@@ -35,7 +35,7 @@ def test_boots_to_the_menu(pico):
     assert pico.client.status()["frames"] > 0  # the menu, decoded from the data pin
 
 
-@pytest.mark.parametrize("game_id", ["morris", "mixtour"])
+@pytest.mark.parametrize("game_id", ["morris", "gipf", "mixtour", "rhombus"])
 def test_an_opening_by_gpio_buttons_frames_equal_the_view(pico, game_id):
     header = start_from_menu(pico, game_id)
     m, checked = play_out(pico, header, random.Random(3), scale=SCALE, opening=6)
