@@ -6,6 +6,7 @@ import os
 import random
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -65,6 +66,51 @@ def test_mpremote_exec_over_the_pty(pico):
     platform, free = out.stdout.split()
     assert platform == "rp2" and int(free) > 100000
     print("free heap with the app loaded:", free)
+
+
+def test_control_socket_png_of_the_decoded_frame(pico, tmp_path):
+    pico.client.wait("seq", above=0, timeout=30)
+    reply = pico.client.request("png", path=str(tmp_path / "menu.png"))
+    assert (tmp_path / "menu.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and reply["bytes"] > 0
+
+
+def _cpu_seconds(pid):
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_sleeping_chip_keeps_real_time_and_leaves_the_host_core_free(pico):
+    """rp2040js alone: an idle USB storm made time.sleep(2) take 11-13 s, and its run loop
+    spun a core while the chip slept."""
+    pico.serial.close()
+    pid = pico.client.status()["pid"]
+    out = subprocess.run([tool("mpremote"), "connect", pico.sim.serial, "exec",
+                          "import time; t = time.ticks_ms(); time.sleep(2); "
+                          "print(time.ticks_diff(time.ticks_ms(), t))"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and int(out.stdout) >= 2000, (out.stdout, out.stderr)
+    cpu = _cpu_seconds(pid)
+    start = time.monotonic()
+    out = subprocess.run([tool("mpremote"), "connect", pico.sim.serial, "exec",
+                          "import time; time.sleep(3)"], capture_output=True, timeout=60)
+    wall = time.monotonic() - start
+    assert out.returncode == 0 and 3 <= wall < 6, wall
+    assert _cpu_seconds(pid) - cpu < 1.0  # of 3 s asleep
+
+
+def test_machine_reset_reboots_the_chip_keeping_its_files(pico):
+    pico.serial.close()
+    boots = pico.client.status()["boots"]
+    mp = [tool("mpremote"), "connect", pico.sim.serial]
+    out = subprocess.run(mp + ["exec", "open('kept.txt', 'w').write('yes')", "+", "reset"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    status = pico.client.wait("boots", above=boots, timeout=30)
+    assert status["last_exit"] == 100  # the watchdog's reboot, not a crash
+    out = subprocess.run(mp + ["exec", "print(open('kept.txt').read())"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "yes", (out.stdout, out.stderr)
 
 
 def test_without_node_modules_one_clear_line_and_status_2(tmp_path):

@@ -35,11 +35,12 @@ const args = parseArgs(process.argv.slice(2));
 const profile = JSON.parse(fs.readFileSync(args.profile, 'utf8'));
 const mcu = new RP2040();
 // rp2040js logs unimplemented registers (the flash's QSPI pads, ...) to stdout, which is ours
-// and reports the inter-core FIFO (0x50, 0x58), which the boot reads once, as invalid
 const quiet = () => {};
-const harmless = /^Read from invalid SIO address: (50|58)$/;
 mcu.logger = { debug: quiet, info: quiet, warn: quiet,
-  error: (who, text) => harmless.test(text) || process.stderr.write(`pico: ${who}: ${text}\n`) };
+  error: (who, text) => process.stderr.write(`pico: ${who}: ${text}\n`) };
+// its SIO warns (console.warn) of the inter-core FIFO (0x50, 0x58), read once at boot
+const harmless = /^Read from invalid SIO address: (50|58)$/;
+console.warn = (text) => harmless.test(text) || process.stderr.write(`pico: ${text}\n`);
 
 // --- messages to the host
 function send(type, payload) {
