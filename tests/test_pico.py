@@ -103,8 +103,8 @@ def test_machine_reset_reboots_the_chip_keeping_its_files(pico):
     pico.serial.close()
     boots = pico.client.status()["boots"]
     mp = [tool("mpremote"), "connect", pico.sim.serial]
-    out = subprocess.run(mp + ["exec", "open('kept.txt', 'w').write('yes')", "+", "reset"],
-                         capture_output=True, text=True, timeout=60)
+    out = subprocess.run(mp + ["exec", "with open('kept.txt', 'w') as f: f.write('yes')",
+                               "+", "reset"], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     status = pico.client.wait("boots", above=boots, timeout=30)
     assert status["last_exit"] == 100  # the watchdog's reboot, not a crash
