@@ -25,6 +25,21 @@ PRESS_MS = 80  # emulated ms a button is held: past the firmware's 30 ms debounc
 LONG_MS = 800  # past its 600 ms long press
 
 
+# run on the chip after the copy: a slot put there by `stonegrid flash` (/fw) goes, so that
+# the checkout is what boots (as sim.sync does on the unix board's flash)
+REMOVE_SLOT = """import os
+def rm(p):
+    if os.stat(p)[0] & 0x4000:
+        for n in os.listdir(p):
+            rm(p + '/' + n)
+        os.rmdir(p)
+    else:
+        os.remove(p)
+if 'fw' in os.listdir('/'):
+    rm('/fw')
+"""
+
+
 class SetupError(Exception):
     """What is missing to run the emulated Pico, and what to run about it."""
 
@@ -174,8 +189,9 @@ class PicoBoard(engine.Board):
 
     async def provision(self):
         """Install the checkout's firmware with this profile as board.json on the chip's
-        flash, by stock mpremote over the pty, then reset the chip (main.py starts the app).
-        Skipped when this very build is what was installed last; returns the files copied."""
+        flash, by stock mpremote over the pty, drop a flashed slot, then reset the chip
+        (main.py starts the app).  Skipped when this very build is what the sim installed
+        last on this flash; returns the files copied."""
         files = build.build(repo_root(), profile=self.profile_file)
         digest = build.digest(b"".join(k.encode() + v for k, v in sorted(files.items())))
         stamp = os.path.join(self.flash, FLASH_FILE + ".installed")
@@ -190,7 +206,8 @@ class PicoBoard(engine.Board):
             build.write_tree(files, tmp)
             tops = sorted({path.split("/")[0] for path in files})
             cmd = [build.tool("mpremote"), "connect", self.serial, "fs", "cp", "-r"]
-            cmd += [os.path.join(tmp, top) for top in tops] + [":", "+", "reset"]
+            cmd += [os.path.join(tmp, top) for top in tops] + [":", "+", "exec", REMOVE_SLOT,
+                                                                "+", "reset"]
             proc = await asyncio.create_subprocess_exec(
                 *cmd, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
             out, _ = await proc.communicate()
