@@ -122,6 +122,13 @@ def test_without_node_modules_one_clear_line_and_status_2(tmp_path):
     assert out.stderr.strip().count("\n") == 0 and "Node.js" in out.stderr, out.stderr
 
 
+def test_node_path_without_rp2040js_says_what_to_run(tmp_path, monkeypatch):
+    from stonegrid.pico import board
+    monkeypatch.setattr(board, "repo_root", lambda: str(tmp_path))  # a checkout without npm ci
+    with pytest.raises(board.SetupError, match=r"rp2040js: run `make play` \(or `npm ci`\)"):
+        board.node_path()
+
+
 def test_unusable_flash_folder_one_clear_line_and_status_2(tmp_path):
     (tmp_path / "file").write_text("")
     out = subprocess.run([sys.executable, "-m", "stonegrid.cli", "sim", "--board",
