@@ -158,44 +158,45 @@ cdc.onSerialData = (bytes) => send('S', bytes);
 // --- buttons: inputs driven at their idle level (rp2040js has no pull-ups); active low
 const activeLow = profile.active_low !== false;
 for (const gpio of Object.values(profile.buttons)) mcu.gpio[gpio].setInputValue(activeLow);
-// Presses one after another, like fingers: held for <ms> of emulated time, then all up for
-// RELEASE_MS; each phase also lasts until the chip has read the pins (SIO GPIO_IN) since, so
-// that a slow main loop sees every press and every release.
+// Presses one after another, like fingers: held for <ms>, then all up for RELEASE_MS, both
+// counted in emulated time from the chip's first read of the pins (SIO GPIO_IN) in that
+// phase, and ending at a read: the firmware's debounce sees each press and each release
+// however slow its main loop is.
 const RELEASE_MS = 60;
 const SIO_GPIO_IN = 0x004;
+const presses = [];
+let pressing = null; // the pin held now
+let phase = null; // {ms, due}: the phase under way; due is 0 until the chip reads the pins
 const sioRead = mcu.sio.readUint32.bind(mcu.sio);
 mcu.sio.readUint32 = (offset) => {
-  if (offset === SIO_GPIO_IN) {
-    if (phaseDue && mcu.clock.nanos >= phaseDue) {
-      phaseDue = 0;
-      setImmediate(nextPress); // after this read: it must see the current level
+  if (offset === SIO_GPIO_IN && phase) {
+    if (!phase.due) {
+      phase.due = mcu.clock.nanos + phase.ms * 1e6;
+    } else if (mcu.clock.nanos >= phase.due) {
+      phase = null;
+      setImmediate(nextPress); // after this read: it sees the level of this phase
     }
   }
   return sioRead(offset);
 };
-const presses = [];
-let pressing = null; // the pin held now
-let resting = false; // all up after a press
-let phaseDue = 0; // emulated ns when the current phase may end, at the next pin read after it
 function holdButton(gpio, ms) {
   presses.push([gpio, ms]);
-  if (pressing === null && !resting) nextPress();
+  if (!phase) nextPress();
   wake();
 }
 function nextPress() {
+  if (phase) return; // a phase is under way; its end comes here again
   if (pressing !== null) {
     mcu.gpio[pressing].setInputValue(activeLow);
     pressing = null;
-    resting = true;
-    phaseDue = mcu.clock.nanos + RELEASE_MS * 1e6;
+    phase = { ms: RELEASE_MS, due: 0 };
     return;
   }
-  resting = false;
   if (!presses.length) return;
   const [gpio, ms] = presses.shift();
   mcu.gpio[gpio].setInputValue(!activeLow);
   pressing = gpio;
-  phaseDue = mcu.clock.nanos + ms * 1e6;
+  phase = { ms, due: 0 };
 }
 
 // --- WS2812: bits by the length of each high pulse (0: ~0.4 us, 1: ~0.8 us), in emulated time
