@@ -1,5 +1,6 @@
 # One virtual environment with everything pinned in pyproject.toml, and the MicroPython
-# WebAssembly port for `stonegrid web` pinned in package.json / package-lock.json.
+# WebAssembly port for `stonegrid web` and rp2040js (the emulated Pico) pinned in package.json /
+# package-lock.json.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin

@@ -93,12 +93,30 @@ class Serial:
         self.port.close()
 
 
-class Board:
-    """A started virtual board with the firmware: .sim (SimProcess), .client, .serial."""
+PICO = ["--board", "pico-ws2812"]
+_pico_built = []  # a flash folder of the emulated Pico with the firmware, made once
 
-    def __init__(self, flash, settings=None, heap=None):
-        install(flash, settings)
-        self.sim = spawn(flash, heap=heap)
+
+def install_pico(flash):
+    """The firmware on an emulated Pico's flash, as `stonegrid sim --board pico-ws2812`
+    installs it (mpremote over its USB serial), in the folder `flash`."""
+    if not _pico_built:
+        _pico_built.append(tempfile.mkdtemp(prefix="stonegrid-pico-"))
+        atexit.register(shutil.rmtree, _pico_built[0], True)
+        spawn(_pico_built[0], sync=True, args=PICO, timeout=170).stop()
+    shutil.copytree(_pico_built[0], str(flash), dirs_exist_ok=True)
+
+
+class Board:
+    """A started virtual board with the firmware: .sim (SimProcess), .client, .serial.
+    pico=True: the emulated Pico (rp2040js), with the firmware's default settings."""
+
+    def __init__(self, flash, settings=None, heap=None, pico=False):
+        if pico:
+            install_pico(flash)
+        else:
+            install(flash, settings)
+        self.sim = spawn(flash, heap=heap, args=PICO if pico else ())
         self.client = self.sim.client
         self.serial = Serial(self.sim.serial)
 

@@ -33,7 +33,8 @@ class Mirror:
     """The game as the host knows it from the record lines, with a view state that the same
     presses keep equal to the device's."""
 
-    def __init__(self, header):
+    def __init__(self, header, scale=SCALE):
+        self.scale = scale  # the board's brightness table (its profile's cap)
         self.game_id = header["game"]
         self.game = load(self.game_id).Game(**record.options(header["options"]))
         self.view = load_view(self.game_id)
@@ -62,7 +63,7 @@ class Mirror:
         out = []
         for now in (10 ** 7, 10 ** 7 + 400):
             self.view.render(self.game, self.ui, self.canvas, now)
-            out.append(bytes(SCALE[v] for v in self.canvas.buf))
+            out.append(bytes(self.scale[v] for v in self.canvas.buf))
         return out
 
 
@@ -77,13 +78,17 @@ def start_from_menu(b, game_id):
     return b.serial.wait(lambda o: o.get("t") == "game")
 
 
-def play_out(b, header, rng, check_frames=True, max_plies=3000):
-    m = Mirror(header)
+def play_out(b, header, rng, check_frames=True, max_plies=3000, scale=SCALE, opening=None):
+    """Play the game out by buttons (or only its first `opening` plies); (mirror, frames
+    checked)."""
+    m = Mirror(header, scale)
     assert m.players[0] == "human" and m.players[1].startswith("device")
     checked = 0
     for _ in range(max_plies):
         if m.game.result() is not None:
             break
+        if opening is not None and len(m.game.actions()) >= opening:
+            return m, checked
         if m.human_to_move():
             if check_frames:  # the board shows exactly what the view draws for this state
                 want = m.frames()

@@ -99,12 +99,13 @@ def check_profile(profile):
                          "firmware is %r" % (profile, board.get("firmware")))
 
 
-def app_files(profile):
-    """{path: bytes} on the board's filesystem: the build in slot /fw/a, as `stonegrid flash`
-    lays it out (so a later flash sends only what changed), main.py and board.json in the
-    root."""
+def app_files(profile, built=None):
+    """{path: bytes} on the board's filesystem: the build (build.build's, or `built`) in slot
+    /fw/a, as `stonegrid flash` lays it out (so a later flash sends only what changed),
+    main.py and board.json in the root."""
     files = {}
-    for path, data in build.build(compiled=True, profile=profile).items():
+    built = built or build.build(compiled=True, profile=profile)
+    for path, data in built.items():
         files[path if "/" not in path else "fw/a/" + path] = data
     files["fw/current"] = b"a"
     return files

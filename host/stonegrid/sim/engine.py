@@ -78,6 +78,13 @@ class ControlError(Exception):
     pass
 
 
+def check_press(button, kind):
+    if button not in BUTTONS:
+        raise ControlError("unknown button %r (one of %s)" % (button, ", ".join(BUTTONS)))
+    if kind not in KINDS:
+        raise ControlError("unknown kind %r (press or long)" % (kind,))
+
+
 # The MicroPython heap of the virtual board stands for a Raspberry Pi Pico (RP2040, the DIY
 # board): MicroPython's rp2 port, emulated, has 241,712 bytes free after boot (16-byte GC
 # blocks), and the 64-bit unix port needs about 1.5x the heap for the same objects
@@ -688,10 +695,7 @@ class Board:
 
     def press(self, button, kind="press"):
         """A button event to the firmware; False if nothing is listening."""
-        if button not in BUTTONS:
-            raise ControlError("unknown button %r (one of %s)" % (button, ", ".join(BUTTONS)))
-        if kind not in KINDS:
-            raise ControlError("unknown kind %r (press or long)" % (kind,))
+        check_press(button, kind)
         if self._dev_writer is None:
             return False
         self._dev_writer.write(("%s %s\n" % (button, kind)).encode())

@@ -21,6 +21,10 @@ def heap_size(text):
 
 
 def add_arguments(p):
+    p.add_argument("--board", choices=("unix", "pico-ws2812"), default="unix",
+                   help="unix: the firmware in MicroPython's unix port (default); pico-ws2812: "
+                   "stock MicroPython on an emulated Raspberry Pi Pico (rp2040js) with a "
+                   "WS2812 panel, as hardware/pico-ws2812.json wires it")
     p.add_argument("--flash", metavar="DIR", help="the board's flash directory; it persists "
                    "between runs (default: one for each checkout, this one's: %s)" % default_flash_dir())
     from stonegrid.sim.engine import DEFAULT_HEAP
@@ -43,10 +47,26 @@ def add_arguments(p):
 
 def run(args):
     flash = os.path.abspath(os.path.expanduser(args.flash or default_flash_dir()))
+    if args.board != "unix":
+        from stonegrid.pico.board import SetupError, check_setup
+        try:
+            check_setup()
+        except SetupError as e:
+            print("stonegrid: error: %s" % e, file=sys.stderr)
+            return 2
+        try:
+            os.makedirs(flash, exist_ok=True)
+            probe = os.path.join(flash, ".write-test")
+            open(probe, "w").close()
+            os.remove(probe)
+        except OSError as e:
+            print("stonegrid: error: the flash folder %s is not writable (%s)"
+                  % (flash, e.strerror or e), file=sys.stderr)
+            return 2
     try:
-        micropython = micropython_path()
+        micropython = micropython_path() if args.board == "unix" else None
         os.makedirs(flash, exist_ok=True)
-        written = [] if args.no_sync else sync(flash)
+        written = [] if args.no_sync or args.board != "unix" else sync(flash)
     except OSError as e:
         print("stonegrid: error: %s" % e, file=sys.stderr)
         return 1
@@ -69,11 +89,19 @@ async def _main(args, flash, micropython, written):
         else:
             print("sim: " + msg, file=sys.stderr, flush=True)
 
-    board = Board(flash, heap=args.heap, micropython=micropython, control_port=args.control,
-                  log=log)
+    if args.board == "unix":
+        board = Board(flash, heap=args.heap, micropython=micropython,
+                      control_port=args.control, log=log)
+    else:
+        from stonegrid.pico.board import PicoBoard
+        board = PicoBoard(flash, board=args.board, control_port=args.control, log=log)
     try:
+        if args.board != "unix" and not args.no_sync:
+            written = board.prepare()
         await board.start()
-    except OSError as e:
+        if args.board != "unix" and not args.no_sync:
+            written = written or await board.provision()
+    except (OSError, ValueError) as e:  # ValueError: image.ImageError, an app too big
         print("stonegrid: error: %s" % e, file=sys.stderr)
         await board.stop()
         return 1

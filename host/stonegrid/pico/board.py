@@ -1,0 +1,243 @@
+"""The emulated Pico, host side: the virtual board's engine (pty, control socket, terminal)
+with rp2040js (run.mjs under Node) in place of the unix port.
+
+The chip's USB CDC serial is the pty; its WS2812 data pin, decoded by run.mjs, gives the
+frames; button presses hold the profile's GPIO pins active for a while of emulated time."""
+import ast
+import asyncio
+import json
+import os
+import shutil
+import struct
+import tempfile
+
+from stonegrid import build
+
+from stonegrid.build import repo_root
+from stonegrid.pico import image, parts
+from stonegrid.sim import engine
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RUN_MJS = os.path.join(HERE, "run.mjs")
+FLASH_FILE = "pico-flash.bin"  # the chip's 2 MB flash, firmware and littlefs, in --flash DIR
+PRESS_MS = 80  # emulated ms a button is held: past the firmware's 30 ms debounce
+LONG_MS = 800  # past its 600 ms long press
+
+
+# run on the chip after the copy: a slot put there by `stonegrid flash` (/fw) goes, so that
+# the checkout is what boots (as sim.sync does on the unix board's flash)
+REMOVE_SLOT = """import os
+def rm(p):
+    if os.stat(p)[0] & 0x4000:
+        for n in os.listdir(p):
+            rm(p + '/' + n)
+        os.rmdir(p)
+    else:
+        os.remove(p)
+if 'fw' in os.listdir('/'):
+    rm('/fw')
+"""
+
+
+class SetupError(Exception):
+    """What is missing to run the emulated Pico, and what to run about it."""
+
+
+def node_path():
+    node = shutil.which("node")
+    if node is None:
+        raise SetupError("the emulated Pico needs Node.js 18 or newer (`node` is not on PATH)")
+    if not os.path.isdir(os.path.join(repo_root(), "node_modules", "rp2040js")):
+        raise SetupError("the emulated Pico needs rp2040js: run `make play` (or `npm ci`) "
+                         "in %s" % repo_root())
+    return node
+
+
+def check_setup():
+    """SetupError unless Node, rp2040js and the pinned parts (sha256-checked) are there."""
+    node_path()
+    for name in (parts.MICROPYTHON, parts.BOOTROM):
+        try:
+            parts.path(name)
+        except parts.PartError as e:
+            raise SetupError(str(e))
+
+
+def profile_path(name):
+    return os.path.join(repo_root(), "hardware", name + ".json")
+
+
+def led_order(profile):
+    """LED index of each pixel, by the firmware's own hal.ws2812._led_order (its source is
+    read: the module itself needs machine and neopixel)."""
+    path = os.path.join(repo_root(), "firmware", "hal", "ws2812.py")
+    with open(path) as f:
+        tree = ast.parse(f.read(), path)
+    fn = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "_led_order"]
+    ns = {}
+    exec(compile(ast.Module(body=fn, type_ignores=[]), path, "exec"), ns)
+    return ns["_led_order"](profile.get("width", 16), profile.get("height", 16),
+                            profile.get("wiring", "serpentine"), profile.get("rotation", 0),
+                            profile.get("mirror", False))
+
+
+class PicoBoard(engine.Board):
+    """engine.Board with the emulator as its process: same pty, control socket, counters."""
+
+    def __init__(self, flash, board="pico-ws2812", control_port=0, log=None):
+        super().__init__(flash, micropython=node_path(), control_port=control_port, log=log)
+        self.profile_file = profile_path(board)
+        with open(self.profile_file) as f:
+            self.profile = json.load(f)
+        self.width, self.height = self.profile["width"], self.profile["height"]
+        self._order = led_order(self.profile)
+        colours = self.profile.get("color_order", "GRB")
+        self._offsets = [colours.index(c) for c in "RGB"]
+        # a new flash image holds nothing installed, whatever a stamp says
+        self._fresh = not os.path.exists(os.path.join(self.flash, FLASH_FILE))
+
+    def _install_repl(self):
+        pass  # the chip has its own REPL
+
+    async def _supervise(self):
+        while not self._stopping:
+            try:
+                proc = await asyncio.create_subprocess_exec(
+                    self.micropython, RUN_MJS, "--bootrom", parts.path(parts.BOOTROM),
+                    "--uf2", parts.path(parts.MICROPYTHON), "--flash", os.path.join(self.flash, FLASH_FILE),
+                    "--profile", self.profile_file, stdin=asyncio.subprocess.PIPE,
+                    stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+                    start_new_session=True, preexec_fn=engine._child_setup)
+            except OSError as e:
+                self.log("cannot start %s: %s" % (self.micropython, e))
+                await self._pause(5)
+                continue
+            self.proc = proc
+            self._up = True
+            self.boots += 1
+            self._set_frame(None)
+            self._notify("status")
+            if self._client and not self._reading:
+                self._start_reading()
+            pumps = [self._spawn_task(self._pump_messages(proc)),
+                     self._spawn_task(self._pump_errors(proc))]
+            rc = await proc.wait()
+            await asyncio.gather(*pumps, return_exceptions=True)
+            self.proc = None
+            self.exits += 1
+            self.last_exit = rc
+            self._set_frame(None)
+            self._notify("status")
+            if self._stopping:
+                break
+            if rc == engine.EXIT_RESET:
+                delay = 0
+                self.log("hard reset")
+            elif self._power_cycle:
+                delay = 0.1
+            else:
+                delay = 1.0
+                self.log("the emulator exited with code %s; power-cycling in 1 s" % rc)
+            self._power_cycle = False
+            await self._pause(delay)
+
+    async def _pump_errors(self, proc):
+        while True:
+            line = await proc.stderr.readline()
+            if not line:
+                return
+            self.log(line.decode("utf-8", "replace").rstrip())
+
+    async def _pump_messages(self, proc):
+        try:
+            while True:
+                head = await proc.stdout.readexactly(5)
+                payload = await proc.stdout.readexactly(struct.unpack("<I", head[1:])[0])
+                kind = head[:1]
+                if kind == b"S":
+                    self.out_total += len(payload)
+                    self.output += payload
+                    del self.output[:max(0, len(self.output) - engine.OUTPUT_KEEP)]
+                    self._to_pty(payload)
+                    self._notify("output")
+                elif kind == b"F":
+                    self._set_frame(self._rgb(payload))
+                elif kind == b"U":
+                    self.ups += 1
+                    self._notify("status")
+        except asyncio.IncompleteReadError:
+            return
+
+    def _rgb(self, wire):
+        """Wire bytes (LED order, the panel's colour order) -> RGB row-major, as shown."""
+        out = bytearray(len(self._order) * 3)
+        for pixel, led in enumerate(self._order):
+            for c, off in enumerate(self._offsets):
+                out[pixel * 3 + c] = wire[led * 3 + off]
+        return out
+
+    def _send(self, kind, payload):
+        proc = self.proc
+        if proc is None or proc.returncode is not None or proc.stdin.is_closing():
+            return False
+        proc.stdin.write(kind + struct.pack("<I", len(payload)) + payload)
+        return True
+
+    def _from_pty(self, data):
+        self._send(b"S", data)  # Ctrl-C is a byte like any other: the chip handles it
+
+    def press(self, button, kind="press"):
+        engine.check_press(button, kind)
+        gpio = self.profile["buttons"][button]
+        return self._send(b"P", b"%d %d" % (gpio, LONG_MS if kind == "long" else PRESS_MS))
+
+    def _build(self):
+        """The checkout's build for this profile, and its digest (the stamp's content)."""
+        files = build.build(repo_root(), profile=self.profile_file)
+        return files, build.digest(b"".join(k.encode() + v for k, v in sorted(files.items())))
+
+    def prepare(self):
+        """Before the chip's first power-up: a new flash gets MicroPython and the app's
+        filesystem written straight into its image (image.py), so it boots to the menu with
+        no copy over serial; provision() then finds it installed."""
+        if not self._fresh:
+            return []
+        files, digest = self._build()
+        path = os.path.join(self.flash, FLASH_FILE)
+        with open(path + ".tmp", "wb") as f:
+            f.write(image.flash_image(self.profile_file, image.app_files(self.profile_file, files)))
+        os.replace(path + ".tmp", path)
+        with open(path + ".installed", "w") as f:
+            f.write(digest)
+        self._fresh = False
+        return sorted(files)
+
+    async def provision(self):
+        """Install the checkout's firmware with this profile as board.json on the chip's
+        flash, by stock mpremote over the pty, drop a flashed slot, then reset the chip
+        (main.py starts the app).  Skipped when this very build is what the sim installed
+        last on this flash; returns the files copied."""
+        files, digest = self._build()
+        stamp = os.path.join(self.flash, FLASH_FILE + ".installed")
+        try:
+            with open(stamp) as f:
+                if f.read() == digest and not self._fresh:
+                    return []
+        except OSError:
+            pass
+        await self.wait(lambda: self.ups > 0, 30)
+        with tempfile.TemporaryDirectory() as tmp:
+            build.write_tree(files, tmp)
+            tops = sorted({path.split("/")[0] for path in files})
+            cmd = [build.tool("mpremote"), "connect", self.serial, "fs", "cp", "-r"]
+            cmd += [os.path.join(tmp, top) for top in tops] + [":", "+", "exec", REMOVE_SLOT,
+                                                                "+", "reset"]
+            proc = await asyncio.create_subprocess_exec(
+                *cmd, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+            out, _ = await proc.communicate()
+        if proc.returncode:
+            raise OSError("installing the firmware on the emulated Pico failed: %s"
+                          % out.decode("utf-8", "replace").strip()[-500:])
+        with open(stamp, "w") as f:
+            f.write(digest)
+        return sorted(files)

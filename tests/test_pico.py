@@ -1,0 +1,138 @@
+"""The firmware, unchanged, on stock MicroPython in an emulated Raspberry Pi Pico (rp2040js
+under Node): boot to the menu, an opening played by GPIO button presses with every frame
+decoded from the WS2812 data pin equal to the view's own drawing, power cuts, mpremote."""
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+
+import pytest
+
+import hal
+from boardkit import Board
+from stonegrid.build import repo_root, tool
+from test_board import play_out, start_from_menu
+
+PROFILE = json.load(open(os.path.join(repo_root(), "hardware", "pico-ws2812.json")))
+# the profile's cap is below what its 4 A supply allows (hal.ws2812.power_cap): it is the level
+SCALE = hal.scale_table(PROFILE["brightness_cap"])
+
+
+@pytest.fixture()
+def pico(tmp_path):
+    if not os.path.isdir(os.path.join(repo_root(), "node_modules", "rp2040js")):
+        pytest.fail("node_modules/rp2040js is missing: run `make play` or `npm ci`")
+    b = Board(tmp_path / "flash", pico=True)
+    b.serial.ask({"cmd": "hello"}, timeout=60)
+    yield b
+    b.close()
+
+
+def test_boots_to_the_menu(pico):
+    hello = pico.serial.ask({"cmd": "hello"})
+    assert hello["games"] == ["morris", "gipf", "mixtour", "rhombus"]
+    assert pico.client.status()["frames"] > 0  # the menu, decoded from the data pin
+
+
+@pytest.mark.parametrize("game_id", ["morris", "gipf", "mixtour", "rhombus"])
+def test_an_opening_by_gpio_buttons_frames_equal_the_view(pico, game_id):
+    header = start_from_menu(pico, game_id)
+    m, checked = play_out(pico, header, random.Random(3), scale=SCALE, opening=6)
+    assert checked >= 3 and len(m.game.actions()) >= 6
+
+
+def test_power_cut_mid_game_resumes(pico):
+    header = start_from_menu(pico, "morris")
+    m, _ = play_out(pico, header, random.Random(5), scale=SCALE, opening=4)
+    before = pico.serial.ask({"cmd": "state", "turns": True})
+    boots = pico.client.status()["boots"]
+    pico.client.kill()  # SIGKILL of the emulator: the flash file is all that is left
+    pico.client.wait("boots", above=boots, timeout=30)
+    pico.serial.wait(lambda o: o.get("t") == "resumed", timeout=60)
+    after = pico.serial.ask({"cmd": "state", "turns": True})
+    assert after["turns"] == before["turns"] == m.game.turns()
+
+
+def test_mpremote_exec_over_the_pty(pico):
+    port = pico.sim.serial
+    pico.serial.close()
+    out = subprocess.run([tool("mpremote"), "connect", port, "exec",
+                          "import sys, gc, app.core, app.session, views.morris, shared_rules."
+                          "morris_ai; gc.collect(); print(sys.platform, gc.mem_free())"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    platform, free = out.stdout.split()
+    assert platform == "rp2" and int(free) > 100000
+    print("free heap with the app loaded:", free)
+
+
+def test_control_socket_png_of_the_decoded_frame(pico, tmp_path):
+    pico.client.wait("seq", above=0, timeout=30)
+    reply = pico.client.request("png", path=str(tmp_path / "menu.png"))
+    assert (tmp_path / "menu.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and reply["bytes"] > 0
+
+
+def _cpu_seconds(pid):
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_sleeping_chip_keeps_real_time_and_leaves_the_host_core_free(pico):
+    """rp2040js alone: an idle USB storm made time.sleep(2) take 11-13 s, and its run loop
+    spun a core while the chip slept."""
+    pico.serial.close()
+    pid = pico.client.status()["pid"]
+    out = subprocess.run([tool("mpremote"), "connect", pico.sim.serial, "exec",
+                          "import time; t = time.ticks_ms(); time.sleep(2); "
+                          "print(time.ticks_diff(time.ticks_ms(), t))"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and int(out.stdout) >= 2000, (out.stdout, out.stderr)
+    cpu = _cpu_seconds(pid)
+    start = time.monotonic()
+    out = subprocess.run([tool("mpremote"), "connect", pico.sim.serial, "exec",
+                          "import time; time.sleep(3)"], capture_output=True, timeout=60)
+    wall = time.monotonic() - start
+    assert out.returncode == 0 and 3 <= wall < 6, wall
+    assert _cpu_seconds(pid) - cpu < 1.0  # of 3 s asleep
+
+
+def test_machine_reset_reboots_the_chip_keeping_its_files(pico):
+    pico.serial.close()
+    boots = pico.client.status()["boots"]
+    mp = [tool("mpremote"), "connect", pico.sim.serial]
+    out = subprocess.run(mp + ["exec", "with open('kept.txt', 'w') as f: f.write('yes')",
+                               "+", "reset"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    status = pico.client.wait("boots", above=boots, timeout=30)
+    assert status["last_exit"] == 100  # the watchdog's reboot, not a crash
+    out = subprocess.run(mp + ["exec", "print(open('kept.txt').read())"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "yes", (out.stdout, out.stderr)
+
+
+def test_without_node_modules_one_clear_line_and_status_2(tmp_path):
+    env = dict(os.environ, PATH=os.path.dirname(sys.executable))  # no node on PATH
+    out = subprocess.run([sys.executable, "-m", "stonegrid.cli", "sim", "--board",
+                          "pico-ws2812", "--headless", "--flash", str(tmp_path)],
+                         capture_output=True, text=True, env=env, timeout=30)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert out.stderr.strip().count("\n") == 0 and "Node.js" in out.stderr, out.stderr
+
+
+def test_node_path_without_rp2040js_says_what_to_run(tmp_path, monkeypatch):
+    from stonegrid.pico import board
+    monkeypatch.setattr(board, "repo_root", lambda: str(tmp_path))  # a checkout without npm ci
+    with pytest.raises(board.SetupError, match=r"rp2040js: run `make play` \(or `npm ci`\)"):
+        board.node_path()
+
+
+def test_unusable_flash_folder_one_clear_line_and_status_2(tmp_path):
+    (tmp_path / "file").write_text("")
+    out = subprocess.run([sys.executable, "-m", "stonegrid.cli", "sim", "--board",
+                          "pico-ws2812", "--headless", "--flash", str(tmp_path / "file" / "f")],
+                         capture_output=True, text=True, timeout=30)
+    assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
+    assert "flash folder" in out.stderr and out.stderr.strip().count("\n") == 0, out.stderr
