@@ -59,7 +59,9 @@ def test_mpremote_exec_over_the_pty(pico):
     port = pico.sim.serial
     pico.serial.close()
     out = subprocess.run([tool("mpremote"), "connect", port, "exec",
-                          "import sys, gc, app.core, app.session, views.morris, shared_rules."
+                          # the app is in the flashed slot, as main.py boots it
+                          "import sys, gc; sys.path.insert(0, '/fw/' + open('/fw/current')"
+                          ".read().strip()); import app.core, app.session, views.morris, shared_rules."
                           "morris_ai; gc.collect(); print(sys.platform, gc.mem_free())"],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
