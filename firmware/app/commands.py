@@ -3,13 +3,77 @@ import gc
 import time
 
 from hal import BUTTONS
-from shared_rules import record
+from shared_rules import load, record
 
 from app import link
 from app.session import Session, check_players
 
+MAX_TEXT = 16  # characters of an action's notation, a game id, a button name
+MAX_START = 128  # characters of a position text (the longest is Mixtour's, 82)
+TEXT, NUMBER, FLAG, OBJECT, LIST, START, MOVES = (
+    "text of up to %d characters" % MAX_TEXT, "notation text or an action number",
+    "true or false", "an object", "a list", "a position text of up to %d characters"
+    % MAX_START, "moves: a list of notation texts, or one text of them split by spaces")
+# The arguments of each command and what each must be, exactly (true is no number here):
+# checked before a command allocates or changes anything.
+ARGS = {"hello": {}, "state": {"turns": FLAG}, "undo": {}, "menu": {},
+        "new": {"game": TEXT, "options": OBJECT, "players": LIST},
+        "play": {"action": NUMBER},
+        "press": {"button": TEXT, "kind": TEXT},
+        "replay": {"game": TEXT, "options": OBJECT, "start": START, "moves": MOVES,
+                   "append": FLAG}}
+
+
+def check(cmd):
+    """ValueError unless each argument of cmd is one its command takes, of the exact type
+    and within the length it must have."""
+    args = ARGS.get(cmd["cmd"])
+    if args is None:
+        raise ValueError("unknown command %r (%s)" % (cmd["cmd"][:MAX_TEXT], " ".join(ARGS)))
+    for key, value in cmd.items():
+        if key != "cmd" and key not in args:
+            raise ValueError("no argument %r (it takes: %s)" % (key[:MAX_TEXT],
+                                                                " ".join(args) or "none"))
+        if key != "cmd" and not _fits(args[key], value):
+            raise ValueError("%s must be %s" % (key, args[key]))
+
+
+def _fits(want, value):
+    kind = type(value)
+    if want is TEXT:
+        return kind is str and len(value) <= MAX_TEXT
+    if want is NUMBER:
+        return kind is int or kind is str and len(value) <= MAX_TEXT
+    if want is START:
+        return kind is str and len(value) <= MAX_START
+    if want is MOVES:
+        return _words(value)
+    return kind is {FLAG: bool, OBJECT: dict, LIST: list}[want]
+
+
+def _words(moves):
+    """Whether `moves` (a list, or one text split by spaces) holds short texts only."""
+    if type(moves) is list:
+        return all(type(t) is str and len(t) <= MAX_TEXT for t in moves)
+    if type(moves) is not str:
+        return False
+    run = 0  # a scan, not split(): no list of a thousand texts to check their lengths
+    for c in moves:
+        run = 0 if c == " " else run + 1
+        if run > MAX_TEXT:
+            return False
+    return True
+
+
+def build_game(app, game_id, options):
+    """A new game of `game_id` with `options` (JSON), or ValueError naming what is wrong."""
+    if game_id not in app.games:
+        raise ValueError("no game %r here (games: %s)" % (game_id, ", ".join(app.games)))
+    return load(game_id).Game(**record.options(options))
+
 
 def run(app, cmd):
+    check(cmd)
     name = cmd["cmd"]
     # the game being played, if any; not held while a command lets go of it ("new")
     session = getattr(app.screen, "session", None) if name in ("state", "play",
@@ -23,13 +87,15 @@ def run(app, cmd):
         reply["screen"] = type(app.screen).__name__.lower()
         link.send(reply)
     elif name == "new":
-        options = record.options(cmd.get("options") or {})
-        players = cmd.get("players") or ("human", "human")
-        check_players(players)  # before the game being played is let go of
+        # all checked, the game built, before the game being played is let go of
+        game_id = cmd.get("game")
+        players = cmd.get("players", ("human", "human"))
+        check_players(players)
+        game = build_game(app, game_id, cmd.get("options", {}))
         from app.menu import let_go
 
-        let_go(app, cmd.get("game"))
-        app.start(Session(cmd["game"], options, players))
+        let_go(app, game_id)
+        app.start(Session(game_id, players=players, game=game))
     elif name in ("play", "undo"):
         if session is None:
             raise ValueError("no game is being played")
@@ -39,11 +105,10 @@ def run(app, cmd):
         elif not session.human_to_move():
             raise ValueError("the game is over" if session.game.result() is not None
                              else "the device is to move")
+        elif "action" not in cmd:
+            raise ValueError("play needs an action (notation text or an action number)")
         else:
-            action = cmd.get("action")
-            if not isinstance(action, (str, int)) or isinstance(action, bool):
-                raise ValueError("action must be notation text or an action number")
-            app.play(action)
+            app.play(cmd["action"])
     elif name == "press":
         button, kind = cmd.get("button"), cmd.get("kind", "press")
         if button not in BUTTONS or kind not in ("press", "long"):
@@ -58,7 +123,4 @@ def run(app, cmd):
         from app.replay import load_record
 
         load_record(app, cmd)
-    else:
-        raise ValueError("unknown command %r (hello state new play undo press menu replay)"
-                         % name)
     app.dirty = True

@@ -32,6 +32,7 @@ THINK_MS = 25  # the device thinks at most about this long per pass of the main 
 THINK_STEP = 4  # work units of the search between two looks at the clock
 FRAME_MS = 100  # redraw at least this often, for blinking
 GIVE_UP_AFTER = 3  # boots in a row that ran out of memory before the journalled game is set aside
+NOTICE_MS = 2000  # how long "CUT" shows at boot when the journal was cut short
 
 
 def playable():
@@ -189,6 +190,7 @@ class App:
         self.next_frame = 0
         self.dirty = True
         self.restarted = 0  # restarts for want of memory just before this boot (journal)
+        self.notice_until = None  # "CUT" is shown until then (resume)
 
     def start(self, session):
         session.begin()
@@ -222,13 +224,20 @@ class App:
                            "as %s, not resumed" % (self.restarted, kept))
             self.restarted = 0
             return False
-        reader = journal.recover()
+        reader, problem = journal.recover()
         forget("shared_rules", "reader")
+        if problem:  # the game was cut short: say so on serial and, for a moment, on screen
+            link.error(problem)
+            self.notice_until = time.ticks_add(time.ticks_ms(), NOTICE_MS)
         if reader is None or reader.ended:
             return False
         h = reader.header
-        session = Session(h["game"], players=h.get("players", ("human", "human")),
-                          game=reader.game)
+        try:
+            session = Session(h["game"], players=h.get("players", ("human", "human")),
+                              game=reader.game)
+        except (ValueError, TypeError) as e:  # players the rules do not check
+            link.error("journal line 1: %s; no game, the journal %s" % (e, journal.keep()))
+            return False
         self._playing(session)
         link.send({"t": "resumed", "game": h["game"], "ply": reader.game.plies()})
         return True
@@ -238,7 +247,7 @@ class App:
                     if hasattr(os, "urandom") else time.ticks_ms())
         link.send(self.hello())
         self.resume()
-        asyncio.create_task(link.serve(self.command, getattr(self.hal, "serial", None)))
+        asyncio.create_task(self._serve())
         while True:
             now = time.ticks_ms()
             event = self.hal.poll()
@@ -254,8 +263,24 @@ class App:
             busy = play and self.screen.thinking()
             await asyncio.sleep_ms(0 if busy else 20)
 
+    async def _serve(self):
+        """The serial link as long as the app runs: should its reader ever end, it starts
+        again (link.serve answers every line itself; this is the last guard)."""
+        while True:
+            try:
+                await link.serve(self.command, getattr(self.hal, "serial", None))
+            except Exception as e:  # noqa: BLE001 - reported, then the link reads again
+                link.report(e)
+            await asyncio.sleep_ms(100)
+
     def draw(self, now):
         self.screen.render(self.canvas, now)
+        if self.notice_until is not None:
+            if time.ticks_diff(self.notice_until, now) > 0:
+                self.canvas.clear()
+                self.canvas.text(1, 5, "CUT", palette.TEXT)
+            else:
+                self.notice_until = None
         self.dirty = False
         self.next_frame = time.ticks_add(now, FRAME_MS)
         if self.canvas.buf != self._shown:

@@ -82,26 +82,27 @@ def test_journal_recovers_the_good_prefix():
     folder = scratch_dir("journal")
     try:
         os.chdir(folder)
-        assert journal.recover() is None
+        assert journal.recover() == (None, None)
         g = random_game(morris, 5)
         lines = lines_of(g)[:40]
         journal.begin(lines[0])
         for line in lines[1:]:
             journal.append(line)
-        r = journal.recover()
-        assert r.game.actions() == g.actions()[:39] and not r.ended
+        r, problem = journal.recover()
+        assert r.game.actions() == g.actions()[:39] and not r.ended and problem is None
         with open(journal.PATH, "a") as f:  # a power cut in the middle of a line
             f.write(lines_of(g)[40][:17])
-        r = journal.recover()
-        assert r.game.actions() == g.actions()[:39]
+        r, problem = journal.recover()
+        assert r.game.actions() == g.actions()[:39] and "line 41: cut short" in problem
         with open(journal.PATH) as f:
             assert f.read() == "\n".join(lines) + "\n"  # the torn line is gone
         with open(journal.PATH, "a") as f:  # a complete line that is wrong
             f.write(lines_of(g)[41] + "\n")
-        assert journal.recover().game.actions() == g.actions()[:39]
+        assert journal.recover()[0].game.actions() == g.actions()[:39]
         with open(journal.PATH, "w") as f:
             f.write("\x00\xff garbage\n")
-        assert journal.recover() is None
+        r, problem = journal.recover()
+        assert r is None and "line 1: not JSON" in problem
     finally:
         os.chdir(here)
         remove_tree(folder)
@@ -131,7 +132,7 @@ def test_journal_is_kept_whole_when_the_heap_runs_out():
         reader.Reader.feed = feed
         with open(journal.PATH) as f:
             assert f.read() == "\n".join(lines) + "\n"
-        assert journal.recover().game.plies() == 11
+        assert journal.recover()[0].game.plies() == 11
     finally:
         reader.Reader.feed = feed
         os.chdir(here)
