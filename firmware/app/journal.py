@@ -39,11 +39,11 @@ def recover():
 
     reader, good, n, why = Reader(), 0, 0, None
     try:
-        f = open(PATH, "rb")
+        os.stat(PATH)
     except OSError:
         return None, None  # no journal: nothing to resume
     try:
-        with f:
+        with open(PATH, "rb") as f:
             for start, raw, whole in _lines(f):
                 n += 1
                 if raw is None:
