@@ -19,16 +19,27 @@ MAX_OPTION_ITEMS = 4  # GIPF's handicap is a pair
 
 
 def check_json(raw, max_len=MAX_LINE, max_depth=MAX_DEPTH):
-    """ValueError unless `raw` (bytes, or str) is short enough and nests shallowly enough
-    to be given to json.loads, which would otherwise need memory in proportion (a line of
-    700 "[" fills a small heap).  A byte scan: strings are skipped, nothing is allocated."""
+    """ValueError unless `raw` (a buffer of bytes, or str) is UTF-8 text short enough and
+    nested shallowly enough to be given to json.loads, which would otherwise need memory
+    in proportion (a line of 700 "[" fills a small heap).  A byte scan that allocates
+    nothing: json.loads may then read the bytes themselves, with no decoded copy."""
     if len(raw) > max_len:
-        raise ValueError("longer than %d bytes" % max_len)
+        raise ValueError("a line longer than %d bytes" % max_len)
     if isinstance(raw, str):
         raw = raw.encode()
-    depth, in_string, escaped = 0, False, False
+    depth, in_string, escaped, follow = 0, False, False, 0
     for b in raw:
-        if in_string:
+        if follow:  # inside a character of several bytes
+            if b & 0xC0 != 0x80:
+                raise ValueError("not UTF-8 text")
+            follow -= 1
+            continue
+        if b >= 0x80:  # the first byte of a character of 2, 3 or 4 bytes
+            follow = 1 if 0xC2 <= b <= 0xDF else 2 if 0xE0 <= b <= 0xEF else 3 if (
+                0xF0 <= b <= 0xF4) else -1
+            if follow < 0:
+                raise ValueError("not UTF-8 text")
+        elif in_string:
             if escaped:
                 escaped = False
             elif b == 92:  # backslash
@@ -40,9 +51,11 @@ def check_json(raw, max_len=MAX_LINE, max_depth=MAX_DEPTH):
         elif b == 91 or b == 123:  # [ {
             depth += 1
             if depth > max_depth:
-                raise ValueError("nested more than %d deep" % max_depth)
+                raise ValueError("JSON nested more than %d deep" % max_depth)
         elif b == 93 or b == 125:  # ] }
             depth -= 1
+    if follow:
+        raise ValueError("not UTF-8 text")
 
 
 def game_line(game_id, options, players, fw, start=None):

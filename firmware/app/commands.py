@@ -6,6 +6,7 @@ from hal import BUTTONS
 from shared_rules import load, record
 
 from app import link
+from app.core import Play, only
 from app.session import Session, check_players
 
 MAX_TEXT = 16  # characters of an action's notation, a game id, a button name
@@ -65,11 +66,27 @@ def _words(moves):
     return True
 
 
+def on_screen(app):
+    """The id of the game played or replayed on screen, or None.  A function of its own so
+    that no reference to the game is left in the caller's frame, where the garbage
+    collector would still find it after the game is let go of."""
+    session = getattr(app.screen, "session", None)
+    return getattr(app.screen, "game_id", None) if session is None else session.game_id
+
+
 def build_game(app, game_id, options):
-    """A new game of `game_id` with `options` (JSON), or ValueError naming what is wrong."""
+    """A new game of `game_id` with `options` (JSON), or ValueError naming what is wrong.
+    Another game's code needs the room of the game on screen: that one is let go of first,
+    and run() brings it back from the journal if the command is refused."""
     if game_id not in app.games:
         raise ValueError("no game %r here (games: %s)" % (game_id, ", ".join(app.games)))
-    return load(game_id).Game(**record.options(options))
+    options = record.options(options)
+    playing = on_screen(app)
+    if playing is not None and playing != game_id:
+        from app.menu import let_go
+
+        let_go(app, game_id)
+    return load(game_id).Game(**options)
 
 
 def run(app, cmd):
@@ -86,16 +103,20 @@ def run(app, cmd):
             "t": "state", "game": None}
         reply["screen"] = type(app.screen).__name__.lower()
         link.send(reply)
-    elif name == "new":
-        # all checked, the game built, before the game being played is let go of
-        game_id = cmd.get("game")
-        players = cmd.get("players", ("human", "human"))
-        check_players(players)
-        game = build_game(app, game_id, cmd.get("options", {}))
-        from app.menu import let_go
+    elif name in ("new", "replay"):
+        playing = on_screen(app) if isinstance(app.screen, Play) else None
+        try:
+            if name == "new":
+                _new(app, cmd)
+            else:
+                from app.replay import load_record
 
-        let_go(app, game_id)
-        app.start(Session(game_id, players=players, game=game))
+                load_record(app, cmd)
+        except (ValueError, TypeError, KeyError):
+            if playing and not isinstance(app.screen, Play):  # let go of for room
+                only(playing)  # (build_game); the journal has it all
+                app.resume()
+            raise
     elif name in ("play", "undo"):
         if session is None:
             raise ValueError("no game is being played")
@@ -119,8 +140,16 @@ def run(app, cmd):
         from app.menu import Menu
 
         app.screen = Menu(app)
-    elif name == "replay":
-        from app.replay import load_record
-
-        load_record(app, cmd)
     app.dirty = True
+
+
+def _new(app, cmd):
+    # all checked and the game built before the game on screen is let go of
+    game_id = cmd.get("game")
+    players = cmd.get("players", ("human", "human"))
+    check_players(players)
+    game = build_game(app, game_id, cmd.get("options", {}))
+    from app.menu import let_go
+
+    let_go(app, game_id)
+    app.start(Session(game_id, players=players, game=game))

@@ -47,7 +47,7 @@ def recover():
             for start, raw, whole in _lines(f):
                 n += 1
                 if raw is None:
-                    why = "longer than %d bytes" % MAX_LINE
+                    why = "a line longer than %d bytes" % MAX_LINE
                 elif not whole:
                     why = "cut short (a power cut while it was written)"
                 else:

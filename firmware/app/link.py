@@ -14,10 +14,14 @@ def send(obj_or_line):
     sys.stdout.write(line + "\n")
 
 
-def error(why, text=None):
+def error(why, raw=None):
+    """One error line; `raw`: the input (bytes) it is about, of which the start is shown."""
     reply = {"t": "error", "error": why}
-    if text is not None:
-        reply["input"] = text[:40]
+    if raw is not None:
+        try:
+            reply["input"] = bytes(raw[:40]).decode()
+        except UnicodeError:  # cut inside a character
+            reply["input"] = repr(bytes(raw[:40]))
     send(reply)
 
 
@@ -69,7 +73,7 @@ async def serve(handle, source=None):
                 error("line too long (%d bytes; the limit is %d)" % (dropped, MAX_LINE))
                 dropped = 0
             else:
-                line, n = bytes(memoryview(buf)[:n]), 0
+                line, n = memoryview(buf)[:n], 0  # no copy: read before the next byte
                 _dispatch(line, handle)
             more -= 1
             if not more or not source.readinto(one):
@@ -84,28 +88,23 @@ def _dispatch(raw, handle):
     name = None
     try:
         try:
-            check_json(raw)  # before decoding and json.loads, which allocate in proportion
-            text = raw.decode().strip()
-        except UnicodeError:
-            error("not UTF-8 text")
-            return
+            check_json(raw)  # before json.loads, which allocates in proportion
         except ValueError as e:
-            error("a command line is %s" % e)
+            error(str(e))
             return
-        if not text:
-            return
-        try:
-            cmd = json.loads(text)
+        try:  # the bytes themselves (MicroPython reads any buffer): no decoded copy
+            cmd = json.loads(raw)
         except ValueError:
-            error("not JSON", text)
+            if bytes(raw).strip():  # a blank line is no command, and no error
+                error("not JSON", raw)
             return
         if type(cmd) is not dict or type(cmd.get("cmd")) is not str:
-            error("a command is a JSON object with a \"cmd\" name", text)
+            error("a command is a JSON object with a \"cmd\" name", raw)
             return
         name = cmd["cmd"][:20]
         handle(cmd)
     except MemoryError:
-        cmd = text = None
+        cmd = None
         try:
             error("%s: out of memory; the board restarts (its \"resumed\" line tells whether "
                   "the command took effect)" % name)
