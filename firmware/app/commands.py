@@ -11,82 +11,41 @@ from app.session import Session, check_players
 
 MAX_TEXT = 16  # characters of an action's notation, a game id, a button name
 MAX_START = 128  # characters of a position text (the longest is Mixtour's, 82)
-TEXT, NUMBER, FLAG, OBJECT, LIST, START, MOVES = (
-    "text of up to %d characters" % MAX_TEXT, "notation text or an action number",
-    "true or false", "an object", "a list", "a position text of up to %d characters"
-    % MAX_START, "moves: a list of notation texts, or one text of them split by spaces")
-# The arguments of each command and what each must be, exactly (true is no number here):
-# checked before a command allocates or changes anything.
-ARGS = {"hello": {}, "state": {"turns": FLAG}, "undo": {}, "menu": {},
-        "new": {"game": TEXT, "options": OBJECT, "players": LIST},
-        "play": {"action": NUMBER},
-        "press": {"button": TEXT, "kind": TEXT},
-        "replay": {"game": TEXT, "options": OBJECT, "start": START, "moves": MOVES,
-                   "append": FLAG}}
+# The arguments each command takes, and what each argument must be, exactly (true is no
+# number here): checked before a command allocates or changes anything.
+TAKES = {"hello": "", "state": "turns", "undo": "", "menu": "", "play": "action",
+         "new": "game options players", "press": "button kind",
+         "replay": "game options start moves append"}
+MUST_BE = {"game": "text", "button": "text", "kind": "text", "action": "text or a number",
+           "start": "position text", "moves": "a list of texts or one text", "options": {},
+           "players": [], "turns": True, "append": True}
 
 
 def check(cmd):
     """ValueError unless each argument of cmd is one its command takes, of the exact type
-    and within the length it must have."""
-    args = ARGS.get(cmd["cmd"])
-    if args is None:
-        raise ValueError("unknown command %r (%s)" % (cmd["cmd"][:MAX_TEXT], " ".join(ARGS)))
+    and length it must have (texts: up to MAX_TEXT characters, a position MAX_START)."""
+    takes = TAKES.get(cmd["cmd"])
+    if takes is None:
+        raise ValueError("unknown command %r (%s)" % (cmd["cmd"][:MAX_TEXT], " ".join(TAKES)))
     for key, value in cmd.items():
-        if key != "cmd" and key not in args:
-            raise ValueError("no argument %r (it takes: %s)" % (key[:MAX_TEXT],
-                                                                " ".join(args) or "none"))
-        if key != "cmd" and not _fits(args[key], value):
-            raise ValueError("%s must be %s" % (key, args[key]))
-
-
-def _fits(want, value):
-    kind = type(value)
-    if want is TEXT:
-        return kind is str and len(value) <= MAX_TEXT
-    if want is NUMBER:
-        return kind is int or kind is str and len(value) <= MAX_TEXT
-    if want is START:
-        return kind is str and len(value) <= MAX_START
-    if want is MOVES:
-        return _words(value)
-    return kind is {FLAG: bool, OBJECT: dict, LIST: list}[want]
-
-
-def _words(moves):
-    """Whether `moves` (a list, or one text split by spaces) holds short texts only."""
-    if type(moves) is list:
-        return all(type(t) is str and len(t) <= MAX_TEXT for t in moves)
-    if type(moves) is not str:
-        return False
-    run = 0  # a scan, not split(): no list of a thousand texts to check their lengths
-    for c in moves:
-        run = 0 if c == " " else run + 1
-        if run > MAX_TEXT:
-            return False
-    return True
-
-
-def on_screen(app):
-    """The id of the game played or replayed on screen, or None.  A function of its own so
-    that no reference to the game is left in the caller's frame, where the garbage
-    collector would still find it after the game is let go of."""
-    session = getattr(app.screen, "session", None)
-    return getattr(app.screen, "game_id", None) if session is None else session.game_id
-
-
-def build_game(app, game_id, options):
-    """A new game of `game_id` with `options` (JSON), or ValueError naming what is wrong.
-    Another game's code needs the room of the game on screen: that one is let go of first,
-    and run() brings it back from the journal if the command is refused."""
-    if game_id not in app.games:
-        raise ValueError("no game %r here (games: %s)" % (game_id, ", ".join(app.games)))
-    options = record.options(options)
-    playing = on_screen(app)
-    if playing is not None and playing != game_id:
-        from app.menu import let_go
-
-        let_go(app, game_id)
-    return load(game_id).Game(**options)
+        if key == "cmd":
+            continue
+        if key not in takes.split():
+            raise ValueError("no argument %r (it takes: %s)" % (key[:MAX_TEXT], takes or "none"))
+        want = MUST_BE[key]
+        if type(want) is not str:
+            ok = type(value) is type(want)
+        elif key == "moves":  # a list of short texts, or one text of them split by spaces
+            ok = type(value) is str and max(len(t) for t in value.split(" ")) <= MAX_TEXT or (
+                type(value) is list and all(type(t) is str and len(t) <= MAX_TEXT
+                                            for t in value))
+        else:
+            ok = type(value) is str and len(value) <= (
+                MAX_START if key == "start" else MAX_TEXT) or (
+                key == "action" and type(value) is int)
+        if not ok:
+            raise ValueError("%s must be %s" % (key, want if type(want) is str else
+                                                type(want).__name__))
 
 
 def run(app, cmd):
@@ -104,19 +63,7 @@ def run(app, cmd):
         reply["screen"] = type(app.screen).__name__.lower()
         link.send(reply)
     elif name in ("new", "replay"):
-        playing = on_screen(app) if isinstance(app.screen, Play) else None
-        try:
-            if name == "new":
-                _new(app, cmd)
-            else:
-                from app.replay import load_record
-
-                load_record(app, cmd)
-        except (ValueError, TypeError, KeyError):
-            if playing and not isinstance(app.screen, Play):  # let go of for room
-                only(playing)  # (build_game); the journal has it all
-                app.resume()
-            raise
+        new_or_replay(app, cmd)
     elif name in ("play", "undo"):
         if session is None:
             raise ValueError("no game is being played")
@@ -143,8 +90,50 @@ def run(app, cmd):
     app.dirty = True
 
 
+def on_screen(app, playing=False):
+    """The id of the game played (or replayed, unless `playing`) on screen, or None.  A
+    function of its own so that no reference to the screen is left in the caller's frame,
+    where the garbage collector would still find it after the game is let go of."""
+    screen = app.screen
+    if isinstance(screen, Play):
+        return screen.session.game_id
+    return None if playing else getattr(screen, "game_id", None)
+
+
+def build_game(app, game_id, options):
+    """A new game of `game_id` with `options` (JSON), or ValueError naming what is wrong.
+    Another game's code needs the room of the game on screen (and of any other game's code
+    still loaded): that one is let go of first, and new_or_replay() brings it back from the
+    journal if the command is refused."""
+    if game_id not in app.games:
+        raise ValueError("no game %r here (games: %s)" % (game_id, ", ".join(app.games)))
+    options = record.options(options)
+    if on_screen(app) != game_id:  # only a game of the same kind can stay while checked
+        from app.menu import let_go
+
+        let_go(app, game_id)
+    return load(game_id).Game(**options)
+
+
+def new_or_replay(app, cmd):
+    """Run "new" or "replay": the arguments are checked and the game built before the game
+    on screen is let go of; a refused command leaves it as it was."""
+    playing = on_screen(app, playing=True)
+    try:
+        if cmd["cmd"] == "new":
+            _new(app, cmd)
+        else:
+            from app.replay import load_record
+
+            load_record(app, cmd)
+    except (ValueError, TypeError, KeyError):
+        if playing and on_screen(app, playing=True) is None:  # let go of for room
+            only(playing)  # (build_game); the journal has it all
+            app.resume()
+        raise
+
+
 def _new(app, cmd):
-    # all checked and the game built before the game on screen is let go of
     game_id = cmd.get("game")
     players = cmd.get("players", ("human", "human"))
     check_players(players)

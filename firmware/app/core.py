@@ -166,12 +166,19 @@ def load_settings(path="settings.json"):
     """Settings a maker may put on the flash: {"scheme": "safe" | "game", "brightness":
     0..255, "device_delay_ms": pause before the device moves}.  Missing or bad: defaults."""
     import json
+
+    from shared_rules.record import check_json
     try:
-        with open(path) as f:
-            settings = json.load(f)
-        return settings if isinstance(settings, dict) else {}
+        with open(path, "rb") as f:
+            text = f.read(1024)  # a few settings: no flash can fill the heap from here
+        check_json(text)  # UTF-8 and shallow, before json.loads
+        settings = json.loads(text)
     except (OSError, ValueError):
         return {}
+    if type(settings) is not dict:
+        return {}
+    # each value of the type the app uses, or the default: a bad file never stops the boot
+    return dict((k, v) for k, v in settings.items() if type(v) is (str if k == "scheme" else int))
 
 
 class App:
@@ -202,6 +209,7 @@ class App:
         self.dirty = True
         forget("app", "menu")  # back in the heap when the game is over
         forget("app", "replay")
+        forget("app", "commands")  # back with the next command: not held by a game alone
 
     def play(self, a):
         """Play for the side to move in the current game (journalled, logged, then shown)."""
@@ -216,31 +224,15 @@ class App:
             self.restarted = 0
 
     def resume(self):
-        self.restarted = journal.restarts()
-        if self.restarted >= GIVE_UP_AFTER:
-            kept = journal.set_aside()
-            if kept:
-                link.error("the journalled game ran out of memory at %d boots in a row: kept "
-                           "as %s, not resumed" % (self.restarted, kept))
-            self.restarted = 0
-            return False
-        reader, problem = journal.recover()
-        forget("shared_rules", "reader")
-        if problem:  # the game was cut short: say so on serial and, for a moment, on screen
-            link.error(problem)
-            self.notice_until = time.ticks_add(time.ticks_ms(), NOTICE_MS)
-        if reader is None or reader.ended:
-            return False
-        h = reader.header
+        """Resume the journalled game, if any: True when it is being played again.  The
+        code that reads the journal is in the heap for this only."""
+        from app import recovery
+
         try:
-            session = Session(h["game"], players=h.get("players", ("human", "human")),
-                              game=reader.game)
-        except (ValueError, TypeError) as e:  # players the rules do not check
-            link.error("journal line 1: %s; no game, the journal %s" % (e, journal.keep()))
-            return False
-        self._playing(session)
-        link.send({"t": "resumed", "game": h["game"], "ply": reader.game.plies()})
-        return True
+            return recovery.resume(self)
+        finally:
+            forget("app", "recovery")
+            forget("shared_rules", "reader")
 
     async def run(self):
         random.seed(time.ticks_ms() ^ int.from_bytes(os.urandom(2), "little")
@@ -296,7 +288,8 @@ class App:
 
     def command(self, cmd):
         """Act on a serial command (firmware/README.md).  Their code is loaded with the first
-        one: a board that no host talks to never holds it."""
+        one, and let go of when a game starts: a board that no host talks to never holds it
+        while a game is played."""
         from app.commands import run
 
         run(self, cmd)

@@ -4,7 +4,7 @@ the bad line.  Both runtimes."""
 import os
 import random
 
-from app import journal
+from app import journal, recovery
 from shared_rules import GAMES, load, record
 
 from helpers import remove_tree, scratch_dir
@@ -48,7 +48,7 @@ def boot(folder, data, good_lines, actions, bad_line):
         os.remove(folder + "/" + name)
     with open(journal.PATH, "wb") as f:
         f.write(data)
-    reader, problem = journal.recover()
+    reader, problem = recovery.recover()
     prefix = b"".join(good_lines)
     rest = data[len(prefix):] if good_lines else data
     if good_lines:
@@ -122,12 +122,12 @@ def test_a_bad_game_record():
 def test_a_folder_where_the_journal_should_be():
     def go(folder):
         os.mkdir(journal.PATH)
-        reader, problem = journal.recover()
+        reader, problem = recovery.recover()
         assert reader is None and problem.startswith("journal line 1: unreadable")
         assert "journal.jsonl" not in os.listdir(folder)  # out of the way of the next game
         assert "journal-rest.jsonl" in os.listdir(folder)
         journal.begin(journal_lines("morris", 1)[0][0].decode().strip())
-        assert journal.recover()[0].game.plies() == 0
+        assert recovery.recover()[0].game.plies() == 0
     in_folder(go)
 
 
@@ -137,11 +137,11 @@ def test_kept_files_are_never_written_over():
         for n in range(3):
             with open(journal.PATH, "wb") as f:
                 f.write(b"".join(lines) + ("junk %d\n" % n).encode())
-            assert journal.recover()[0].game.plies() == PLIES
+            assert recovery.recover()[0].game.plies() == PLIES
         assert read(folder + "/journal-rest.jsonl") == b"junk 0\n"
         assert read(folder + "/journal-rest-3.jsonl") == b"junk 2\n"
         for n in range(2):
-            journal.set_aside()
+            recovery.set_aside()
             journal.begin(lines[0].decode().strip())
         assert read(folder + "/journal-oom.jsonl") == b"".join(lines)
         assert read(folder + "/journal-oom-2.jsonl") == lines[0]

@@ -102,3 +102,25 @@ def test_refused_commands_leave_the_game_on_screen_and_in_the_journal():
         # the rhombus replay let the game go for room; it came back from the journal
         assert [x for x in sent if type(x) is dict and x.get("t") == "resumed"]
     run_app(go)
+
+
+def test_settings_that_cannot_be_read_are_the_defaults():
+    import os
+
+    from app.core import load_settings
+    from helpers import remove_tree, scratch_dir
+    folder = scratch_dir("settings")
+    path = folder + "/settings.json"
+    try:
+        for data in (b"\xff\n", b"[" * 3000, b"{" * 5, b'{"brightness": "x"}', b"7"):
+            with open(path, "wb") as f:
+                f.write(data)
+            assert load_settings(path) == {}, data
+        with open(path, "wb") as f:
+            f.write(b'{"brightness": 40, "scheme": "game", "device_delay_ms": [1]}')
+        assert load_settings(path) == {"brightness": 40, "scheme": "game"}
+        os.remove(path)
+        os.mkdir(path)
+        assert load_settings(path) == {}
+    finally:
+        remove_tree(folder)
