@@ -11,41 +11,34 @@ from app.session import Session, check_players
 
 MAX_TEXT = 16  # characters of an action's notation, a game id, a button name
 MAX_START = 128  # characters of a position text (the longest is Mixtour's, 82)
-# The arguments each command takes, and what each argument must be, exactly (true is no
-# number here): checked before a command allocates or changes anything.
-TAKES = {"hello": "", "state": "turns", "undo": "", "menu": "", "play": "action",
-         "new": "game options players", "press": "button kind",
-         "replay": "game options start moves append"}
-MUST_BE = {"game": "text", "button": "text", "kind": "text", "action": "text or a number",
-           "start": "position text", "moves": "a list of texts or one text", "options": {},
-           "players": [], "turns": True, "append": True}
+# What each argument must be, exactly (true is no number here), checked before a command
+# allocates or changes anything: "t" text of up to MAX_TEXT characters, "n" such text or a
+# number, "s" text of up to MAX_START, "m" a list of such texts or one text of them.
+MUST_BE = {"game": "t", "button": "t", "kind": "t", "action": "n", "start": "s", "moves": "m",
+           "options": {}, "players": [], "turns": True, "append": True}
 
 
 def check(cmd):
-    """ValueError unless each argument of cmd is one its command takes, of the exact type
-    and length it must have (texts: up to MAX_TEXT characters, a position MAX_START)."""
-    takes = TAKES.get(cmd["cmd"])
-    if takes is None:
-        raise ValueError("unknown command %r (%s)" % (cmd["cmd"][:MAX_TEXT], " ".join(TAKES)))
+    """ValueError unless each argument of cmd is one of MUST_BE, of its exact type and
+    length."""
     for key, value in cmd.items():
-        if key == "cmd":
-            continue
-        if key not in takes.split():
-            raise ValueError("no argument %r (it takes: %s)" % (key[:MAX_TEXT], takes or "none"))
-        want = MUST_BE[key]
-        if type(want) is not str:
-            ok = type(value) is type(want)
-        elif key == "moves":  # a list of short texts, or one text of them split by spaces
-            ok = type(value) is str and max(len(t) for t in value.split(" ")) <= MAX_TEXT or (
-                type(value) is list and all(type(t) is str and len(t) <= MAX_TEXT
-                                            for t in value))
-        else:
-            ok = type(value) is str and len(value) <= (
-                MAX_START if key == "start" else MAX_TEXT) or (
-                key == "action" and type(value) is int)
-        if not ok:
-            raise ValueError("%s must be %s" % (key, want if type(want) is str else
-                                                type(want).__name__))
+        if key != "cmd" and not _fits(MUST_BE.get(key), value):
+            raise ValueError("%s: no such argument, or not what it must be (firmware/README.md:"
+                             " Serial protocol)" % key[:MAX_TEXT])
+
+
+def _fits(want, value):
+    if want is None:
+        return False
+    if type(want) is not str:
+        return type(value) is type(want)
+    if want == "m":
+        value = value.split(" ") if type(value) is str else value
+        return type(value) is list and all(type(t) is str and len(t) <= MAX_TEXT
+                                           for t in value)
+    if want == "n" and type(value) is int:
+        return True
+    return type(value) is str and len(value) <= (MAX_START if want == "s" else MAX_TEXT)
 
 
 def run(app, cmd):
@@ -87,6 +80,9 @@ def run(app, cmd):
         from app.menu import Menu
 
         app.screen = Menu(app)
+    else:
+        raise ValueError("unknown command %r (hello state new play undo press menu replay)"
+                         % name[:MAX_TEXT])
     app.dirty = True
 
 
