@@ -6,7 +6,7 @@ from hal import BUTTONS
 from shared_rules import load, record
 
 from app import link
-from app.core import Play, only
+from app.core import Play, forget, only
 from app.session import Session, check_players
 
 MAX_TEXT = 16  # characters of an action's notation, a game id, a button name
@@ -134,7 +134,13 @@ def _new(app, cmd):
     players = cmd.get("players", ("human", "human"))
     check_players(players)
     game = build_game(app, game_id, cmd.get("options", {}))
-    from app.menu import let_go
+    app.screen = None  # the game or menu on screen let go of, and their code with it,
+    forget("app", "menu")  # to make room for the new game's opponent and view
+    only(game_id)
+    try:
+        app.start(Session(game_id, players=players, game=game))
+    except Exception:  # noqa: BLE001 - a full flash: the menu, and the error is answered
+        from app.menu import Menu
 
-    let_go(app, game_id)
-    app.start(Session(game_id, players=players, game=game))
+        app.screen = Menu(app, game_id)
+        raise
