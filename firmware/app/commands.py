@@ -18,18 +18,24 @@ MUST_BE = {"game": "t", "button": "t", "kind": "t", "action": "n", "start": "s",
            "options": {}, "players": [], "turns": True, "append": True}
 
 
+TAKES = {"hello": "", "state": "turns", "undo": "", "menu": "", "play": "action",
+         "new": "game options players", "press": "button kind",
+         "replay": "game options start moves append"}
+
+
 def check(cmd):
-    """ValueError unless each argument of cmd is one of MUST_BE, of its exact type and
-    length."""
+    """ValueError unless cmd is a command whose every argument is one it takes, of the exact
+    type and length in MUST_BE."""
+    takes = TAKES.get(cmd["cmd"])
+    if takes is None:
+        raise ValueError("unknown command %r (%s)" % (cmd["cmd"][:MAX_TEXT], " ".join(TAKES)))
     for key, value in cmd.items():
-        if key != "cmd" and not _fits(MUST_BE.get(key), value):
+        if key != "cmd" and not (key in takes.split() and _fits(MUST_BE[key], value)):
             raise ValueError("%s: no such argument, or not what it must be (firmware/README.md:"
                              " Serial protocol)" % key[:MAX_TEXT])
 
 
 def _fits(want, value):
-    if want is None:
-        return False
     if type(want) is not str:
         return type(value) is type(want)
     if want == "m":
@@ -80,9 +86,6 @@ def run(app, cmd):
         from app.menu import Menu
 
         app.screen = Menu(app)
-    else:
-        raise ValueError("unknown command %r (hello state new play undo press menu replay)"
-                         % name[:MAX_TEXT])
     app.dirty = True
 
 
