@@ -7,7 +7,7 @@ from shared_rules import load, record
 
 from app import link
 from app.core import Play, forget, only
-from app.session import Session, check_players
+from app.session import check_players
 
 MAX_TEXT = 16  # characters of an action's notation, a game id, a button name
 MAX_START = 128  # characters of a position text (the longest is Mixtour's, 82)
@@ -48,7 +48,9 @@ def _fits(want, value):
 
 
 def run(app, cmd):
+    """Act on a command; "new" returns (game id, players, game) for app.core to start."""
     check(cmd)
+    new = None
     name = cmd["cmd"]
     # the game being played, if any; not held while a command lets go of it ("new")
     session = getattr(app.screen, "session", None) if name in ("state", "play",
@@ -62,7 +64,7 @@ def run(app, cmd):
         reply["screen"] = type(app.screen).__name__.lower()
         link.send(reply)
     elif name in ("new", "replay"):
-        new_or_replay(app, cmd)
+        new = new_or_replay(app, cmd)
     elif name in ("play", "undo"):
         if session is None:
             raise ValueError("no game is being played")
@@ -87,6 +89,7 @@ def run(app, cmd):
 
         app.screen = Menu(app)
     app.dirty = True
+    return new
 
 
 def on_screen(app, playing=False):
@@ -111,6 +114,9 @@ def build_game(app, game_id, options):
         from app.menu import let_go
 
         let_go(app, game_id)
+    elif isinstance(app.screen, Play):  # the device's search, if any, starts again: its
+        app.screen.thinker = None  # copy of the game and lists make room for the check
+        gc.collect()
     return load(game_id).Game(**options)
 
 
@@ -120,7 +126,7 @@ def new_or_replay(app, cmd):
     playing = on_screen(app, playing=True)
     try:
         if cmd["cmd"] == "new":
-            _new(app, cmd)
+            return _new(app, cmd)
         else:
             from app.replay import load_record
 
@@ -140,10 +146,4 @@ def _new(app, cmd):
     app.screen = None  # the game or menu on screen let go of, and their code with it,
     forget("app", "menu")  # to make room for the new game's opponent and view
     only(game_id)
-    try:
-        app.start(Session(game_id, players=players, game=game))
-    except Exception:  # noqa: BLE001 - a full flash: the menu, and the error is answered
-        from app.menu import Menu
-
-        app.screen = Menu(app, game_id)
-        raise
+    return game_id, players, game

@@ -209,7 +209,6 @@ class App:
         self.dirty = True
         forget("app", "menu")  # back in the heap when the game is over
         forget("app", "replay")
-        forget("app", "commands")  # back with the next command: not held by a game alone
 
     def play(self, a):
         """Play for the side to move in the current game (journalled, logged, then shown)."""
@@ -288,8 +287,17 @@ class App:
 
     def command(self, cmd):
         """Act on a serial command (firmware/README.md).  Their code is loaded with the first
-        one, and let go of when a game starts: a board that no host talks to never holds it
-        while a game is played."""
+        one: a board that no host talks to never holds it."""
         from app.commands import run
 
-        run(self, cmd)
+        new = run(self, cmd)
+        if new is not None:  # "new": the game is started here, out of the commands' frames
+            game_id, players, game = new
+            new = None
+            try:
+                self.start(Session(game_id, players=players, game=game))
+            except Exception:  # noqa: BLE001 - a full flash: the menu; the error is answered
+                from app.menu import Menu
+
+                self.screen = Menu(self, game_id)
+                raise
