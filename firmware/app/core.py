@@ -296,6 +296,8 @@ class App:
             new = None
             try:
                 self.start(Session(game_id, players=players, game=game))
+            except MemoryError:
+                raise  # the board restarts: no room for a menu
             except Exception:  # noqa: BLE001 - a full flash: the menu; the error is answered
                 from app.menu import Menu
 
