@@ -9,9 +9,47 @@ from app import link
 from app.core import Play, forget, only
 from app.session import check_players
 
+MAX_TEXT = 16  # characters of an action's notation, a game id, a button name
+MAX_START = 128  # characters of a position text (the longest is Mixtour's, 82)
+# What each argument must be, exactly (true is no number here), checked before a command
+# allocates or changes anything: "t" text of up to MAX_TEXT characters, "n" such text or a
+# number, "s" text of up to MAX_START, "m" a list of such texts or one text of them.
+MUST_BE = {"game": "t", "button": "t", "kind": "t", "action": "n", "start": "s", "moves": "m",
+           "options": {}, "players": [], "turns": True, "append": True}
+
+
+TAKES = {"hello": "", "state": "turns", "undo": "", "menu": "", "play": "action",
+         "new": "game options players", "press": "button kind",
+         "replay": "game options start moves append"}
+
+
+def check(cmd):
+    """ValueError unless cmd is a command whose every argument is one it takes, of the exact
+    type and length in MUST_BE."""
+    takes = TAKES.get(cmd["cmd"])
+    if takes is None:
+        raise ValueError("unknown command %r (%s)" % (cmd["cmd"][:MAX_TEXT], " ".join(TAKES)))
+    for key, value in cmd.items():
+        if key != "cmd" and not (key in takes.split() and _fits(MUST_BE[key], value)):
+            raise ValueError("%s: no such argument, or not what it must be (firmware/README.md:"
+                             " Serial protocol)" % key[:MAX_TEXT])
+
+
+def _fits(want, value):
+    if type(want) is not str:
+        return type(value) is type(want)
+    if want == "m":
+        value = value.split(" ") if type(value) is str else value
+        return type(value) is list and all(type(t) is str and len(t) <= MAX_TEXT
+                                           for t in value)
+    if want == "n" and type(value) is int:
+        return True
+    return type(value) is str and len(value) <= (MAX_START if want == "s" else MAX_TEXT)
+
+
 def run(app, cmd):
-    """Act on a command (its arguments checked by app.link); "new" returns (game id,
-    players, game) for app.core to start."""
+    """Act on a command; "new" returns (game id, players, game) for app.core to start."""
+    check(cmd)
     new = None
     name = cmd["cmd"]
     # the game being played, if any; not held while a command lets go of it ("new")
