@@ -174,8 +174,7 @@ def fuzz_line(rng):
                                       {"cmd": "play", "action": 10 ** 6},
                                       {"cmd": "new", "game": "chess"},
                                       {"cmd": "new", "game": "morris", "options": {"x": 1}},
-                                      {"cmd": "replay", "game": "rhombus",
-                                       "start": "." * 64 + " 9:9 1:1 0"}])).encode()
+                                      {"cmd": "replay", "game": "morris", "start": "x"}])).encode()
     if kind == 5:
         return json.dumps({"cmd": "new", "game": "gipf", "options": {
             "handicap": [rng.randrange(-9, 99), "x"]}}).encode()
