@@ -5,7 +5,7 @@ import json
 
 from shared_rules import load
 from shared_rules.core import ABANDONED
-from shared_rules.record import VERSION, options
+from shared_rules.record import VERSION, check_json, options
 
 
 class RecordError(ValueError):
@@ -30,6 +30,10 @@ class Reader:
     def feed(self, text):
         """Apply one line; returns the record (a dict), or None for a blank line."""
         self.line += 1
+        try:
+            check_json(text)  # before json.loads: a huge or deep line would fill the heap
+        except ValueError as e:
+            raise RecordError(str(e), self.line)
         text = text.strip()
         if not text:
             return None
@@ -37,7 +41,7 @@ class Reader:
             rec = json.loads(text)
         except ValueError:
             raise RecordError("not JSON: %s" % _clip(text), self.line)
-        if not isinstance(rec, dict):
+        if type(rec) is not dict:
             raise RecordError("not a JSON object: %s" % _clip(text), self.line)
         if rec.get("v") != VERSION:
             raise RecordError("format version %r; this reader knows %d" % (rec.get("v"), VERSION),

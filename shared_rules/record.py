@@ -16,6 +16,49 @@ import json
 from shared_rules.core import ABANDONED
 
 VERSION = 1
+MAX_LINE = 2048  # bytes: no record line nor serial command is longer
+MAX_DEPTH = 4  # nesting of objects and lists: a record has options with a list in them
+MAX_OPTION_ITEMS = 4  # GIPF's handicap is a pair
+
+
+def check_json(raw, max_len=MAX_LINE, max_depth=MAX_DEPTH):
+    """ValueError unless `raw` (a buffer of bytes, or str) is UTF-8 text short enough and
+    nested shallowly enough to be given to json.loads, which would otherwise need memory
+    in proportion (a line of 700 "[" fills a small heap).  A byte scan that allocates
+    nothing: json.loads may then read the bytes themselves, with no decoded copy."""
+    if len(raw) > max_len:
+        raise ValueError("a line longer than %d bytes" % max_len)
+    if isinstance(raw, str):
+        raw = raw.encode()
+    depth, in_string, escaped, follow = 0, False, False, 0
+    for b in raw:
+        if follow:  # inside a character of several bytes
+            if b & 0xC0 != 0x80:
+                raise ValueError("not UTF-8 text")
+            follow -= 1
+            continue
+        if b >= 0x80:  # the first byte of a character of 2, 3 or 4 bytes
+            follow = 1 if 0xC2 <= b <= 0xDF else 2 if 0xE0 <= b <= 0xEF else 3 if (
+                0xF0 <= b <= 0xF4) else -1
+            if follow < 0:
+                raise ValueError("not UTF-8 text")
+        elif in_string:
+            if escaped:
+                escaped = False
+            elif b == 92:  # backslash
+                escaped = True
+            elif b == 34:  # closing quote
+                in_string = False
+        elif b == 34:
+            in_string = True
+        elif b == 91 or b == 123:  # [ {
+            depth += 1
+            if depth > max_depth:
+                raise ValueError("JSON nested more than %d deep" % max_depth)
+        elif b == 93 or b == 125:  # ] }
+            depth -= 1
+    if follow:
+        raise ValueError("not UTF-8 text")
 
 
 def game_line(game_id, options, players, fw, start=None):
@@ -48,13 +91,22 @@ def abandoned_line(ply):
 
 
 def options(obj):
-    """Game options from JSON, which has no tuples: GIPF's handicap=(0, 0) comes as a list."""
-    if not isinstance(obj, dict):
-        raise ValueError("options must be an object, not %r" % (obj,))
-    return dict((k, _tuples(v)) for k, v in obj.items())
+    """Game options from JSON, which has no tuples: GIPF's handicap=(0, 0) comes as a list.
+    Each value is a boolean, a number or a short list of numbers (the rules check the
+    rest); anything else is refused before a game is built from it."""
+    if type(obj) is not dict:
+        raise ValueError("options must be an object, not %s" % _clip(obj))
+    out = {}
+    for k, v in obj.items():
+        if type(v) is list and len(v) <= MAX_OPTION_ITEMS and all(type(x) is int for x in v):
+            v = tuple(v)
+        elif type(v) is not bool and type(v) is not int:
+            raise ValueError("option %s must be true, false, a number or a list of up to %d "
+                             "numbers, not %s" % (_clip(k), MAX_OPTION_ITEMS, _clip(v)))
+        out[k] = v
+    return out
 
 
-def _tuples(v):
-    if isinstance(v, list):
-        return tuple(_tuples(x) for x in v)
-    return v
+def _clip(obj, n=40):
+    text = repr(obj)
+    return text if len(text) <= n else text[:n] + "..."

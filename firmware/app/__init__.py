@@ -32,20 +32,22 @@ def start():
             gc.collect()
 
 
-def restart_board():
+def restart_board(count=True):
     """After running out of memory: the heap may be in pieces, or full of the names interned
     by every game played since boot (MicroPython never frees them).  A reset gives a whole
-    heap, and the journal brings the game back."""
+    heap, and the journal brings the game back.  `count`: the restart counts against the
+    journalled game (app.core.GIVE_UP_AFTER); not when a serial command ran out."""
     try:
         from machine import reset
     except ImportError:  # no board to reset (the browser, a plain unix port): go on as we are
         return
-    try:
-        from app import journal
+    if count:
+        try:
+            from app import journal
 
-        journal.count_restart()
-    except (OSError, MemoryError):
-        pass  # restart all the same
+            journal.count_restart()
+        except (OSError, MemoryError):
+            pass  # restart all the same
     reset()
 
 

@@ -3,13 +3,54 @@ import gc
 import time
 
 from hal import BUTTONS
-from shared_rules import record
+from shared_rules import load, record
 
 from app import link
-from app.session import Session, check_players
+from app.core import Play, forget, only
+from app.session import check_players
+
+MAX_TEXT = 16  # characters of an action's notation, a game id, a button name
+MAX_START = 128  # characters of a position text (the longest is Mixtour's, 82)
+# What each argument must be, exactly (true is no number here), checked before a command
+# allocates or changes anything: "t" text of up to MAX_TEXT characters, "n" such text or a
+# number, "s" text of up to MAX_START, "m" a list of such texts or one text of them.
+MUST_BE = {"game": "t", "button": "t", "kind": "t", "action": "n", "start": "s", "moves": "m",
+           "options": {}, "players": [], "turns": True, "append": True}
+
+
+TAKES = {"hello": "", "state": "turns", "undo": "", "menu": "", "play": "action",
+         "new": "game options players", "press": "button kind",
+         "replay": "game options start moves append"}
+
+
+def check(cmd):
+    """ValueError unless cmd is a command whose every argument is one it takes, of the exact
+    type and length in MUST_BE."""
+    takes = TAKES.get(cmd["cmd"])
+    if takes is None:
+        raise ValueError("unknown command %r (%s)" % (cmd["cmd"][:MAX_TEXT], " ".join(TAKES)))
+    for key, value in cmd.items():
+        if key != "cmd" and not (key in takes.split() and _fits(MUST_BE[key], value)):
+            raise ValueError("%s: no such argument, or not what it must be (firmware/README.md:"
+                             " Serial protocol)" % key[:MAX_TEXT])
+
+
+def _fits(want, value):
+    if type(want) is not str:
+        return type(value) is type(want)
+    if want == "m":
+        value = value.split(" ") if type(value) is str else value
+        return type(value) is list and all(type(t) is str and len(t) <= MAX_TEXT
+                                           for t in value)
+    if want == "n" and type(value) is int:
+        return True
+    return type(value) is str and len(value) <= (MAX_START if want == "s" else MAX_TEXT)
 
 
 def run(app, cmd):
+    """Act on a command; "new" returns (game id, players, game) for app.core to start."""
+    check(cmd)
+    new = None
     name = cmd["cmd"]
     # the game being played, if any; not held while a command lets go of it ("new")
     session = getattr(app.screen, "session", None) if name in ("state", "play",
@@ -22,14 +63,8 @@ def run(app, cmd):
             "t": "state", "game": None}
         reply["screen"] = type(app.screen).__name__.lower()
         link.send(reply)
-    elif name == "new":
-        options = record.options(cmd.get("options") or {})
-        players = cmd.get("players") or ("human", "human")
-        check_players(players)  # before the game being played is let go of
-        from app.menu import let_go
-
-        let_go(app, cmd.get("game"))
-        app.start(Session(cmd["game"], options, players))
+    elif name in ("new", "replay"):
+        new = new_or_replay(app, cmd)
     elif name in ("play", "undo"):
         if session is None:
             raise ValueError("no game is being played")
@@ -39,11 +74,10 @@ def run(app, cmd):
         elif not session.human_to_move():
             raise ValueError("the game is over" if session.game.result() is not None
                              else "the device is to move")
+        elif "action" not in cmd:
+            raise ValueError("play needs an action (notation text or an action number)")
         else:
-            action = cmd.get("action")
-            if not isinstance(action, (str, int)) or isinstance(action, bool):
-                raise ValueError("action must be notation text or an action number")
-            app.play(action)
+            app.play(cmd["action"])
     elif name == "press":
         button, kind = cmd.get("button"), cmd.get("kind", "press")
         if button not in BUTTONS or kind not in ("press", "long"):
@@ -54,11 +88,62 @@ def run(app, cmd):
         from app.menu import Menu
 
         app.screen = Menu(app)
-    elif name == "replay":
-        from app.replay import load_record
-
-        load_record(app, cmd)
-    else:
-        raise ValueError("unknown command %r (hello state new play undo press menu replay)"
-                         % name)
     app.dirty = True
+    return new
+
+
+def on_screen(app, playing=False):
+    """The id of the game played (or replayed, unless `playing`) on screen, or None.  A
+    function of its own so that no reference to the screen is left in the caller's frame,
+    where the garbage collector would still find it after the game is let go of."""
+    screen = app.screen
+    if isinstance(screen, Play):
+        return screen.session.game_id
+    return None if playing else getattr(screen, "game_id", None)
+
+
+def build_game(app, game_id, options):
+    """A new game of `game_id` with `options` (JSON), or ValueError naming what is wrong.
+    Another game's code needs the room of the game on screen (and of any other game's code
+    still loaded): that one is let go of first, and new_or_replay() brings it back from the
+    journal if the command is refused."""
+    if game_id not in app.games:
+        raise ValueError("no game %r here (games: %s)" % (game_id, ", ".join(app.games)))
+    options = record.options(options)
+    if on_screen(app) != game_id:  # only a game of the same kind can stay while checked
+        from app.menu import let_go
+
+        let_go(app, game_id)
+    elif isinstance(app.screen, Play):  # the device's search, if any, starts again: its
+        app.screen.thinker = None  # copy of the game and lists make room for the check
+        gc.collect()
+    return load(game_id).Game(**options)
+
+
+def new_or_replay(app, cmd):
+    """Run "new" or "replay": the arguments are checked and the game built before the game
+    on screen is let go of; a refused command leaves it as it was."""
+    playing = on_screen(app, playing=True)
+    try:
+        if cmd["cmd"] == "new":
+            return _new(app, cmd)
+        else:
+            from app.replay import load_record
+
+            load_record(app, cmd)
+    except (ValueError, TypeError, KeyError):
+        if playing and on_screen(app, playing=True) is None:  # let go of for room
+            only(playing)  # (build_game); the journal has it all
+            app.resume()
+        raise
+
+
+def _new(app, cmd):
+    game_id = cmd.get("game")
+    players = cmd.get("players", ("human", "human"))
+    check_players(players)
+    game = build_game(app, game_id, cmd.get("options", {}))
+    app.screen = None  # the game or menu on screen let go of, and their code with it,
+    forget("app", "menu")  # to make room for the new game's opponent and view
+    only(game_id)
+    return game_id, players, game

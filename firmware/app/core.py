@@ -32,6 +32,7 @@ THINK_MS = 25  # the device thinks at most about this long per pass of the main 
 THINK_STEP = 4  # work units of the search between two looks at the clock
 FRAME_MS = 100  # redraw at least this often, for blinking
 GIVE_UP_AFTER = 3  # boots in a row that ran out of memory before the journalled game is set aside
+NOTICE_MS = 2000  # how long "CUT" shows at boot when the journal was cut short
 
 
 def playable():
@@ -165,12 +166,19 @@ def load_settings(path="settings.json"):
     """Settings a maker may put on the flash: {"scheme": "safe" | "game", "brightness":
     0..255, "device_delay_ms": pause before the device moves}.  Missing or bad: defaults."""
     import json
+
+    from shared_rules.record import check_json
     try:
-        with open(path) as f:
-            settings = json.load(f)
-        return settings if isinstance(settings, dict) else {}
+        with open(path, "rb") as f:
+            text = f.read(1024)  # a few settings: no flash can fill the heap from here
+        check_json(text)  # UTF-8 and shallow, before json.loads
+        settings = json.loads(text)
     except (OSError, ValueError):
         return {}
+    if type(settings) is not dict:
+        return {}
+    # each value of the type the app uses, or the default: a bad file never stops the boot
+    return dict((k, v) for k, v in settings.items() if type(v) is (str if k == "scheme" else int))
 
 
 class App:
@@ -190,6 +198,7 @@ class App:
         self.next_frame = 0
         self.dirty = True
         self.restarted = 0  # restarts for want of memory just before this boot (journal)
+        self.notice_until = None  # "CUT" is shown until then (resume)
 
     def start(self, session):
         if self.unfinished:  # the game left by a long BACK ends for good (app.menu asked)
@@ -222,31 +231,22 @@ class App:
             self.restarted = 0
 
     def resume(self):
-        self.restarted = journal.restarts()
-        if self.restarted >= GIVE_UP_AFTER:
-            kept = journal.set_aside()
-            if kept:
-                link.error("the journalled game ran out of memory at %d boots in a row: kept "
-                           "as %s, not resumed" % (self.restarted, kept))
-            self.restarted = 0
-            return False
-        reader = journal.recover()
-        forget("shared_rules", "reader")
-        if reader is None or reader.ended:
-            return False
-        h = reader.header
-        session = Session(h["game"], players=h.get("players", ("human", "human")),
-                          game=reader.game)
-        self._playing(session)
-        link.send({"t": "resumed", "game": h["game"], "ply": reader.game.plies()})
-        return True
+        """Resume the journalled game, if any: True when it is being played again.  The
+        code that reads the journal is in the heap for this only."""
+        from app import recovery
+
+        try:
+            return recovery.resume(self)
+        finally:
+            forget("app", "recovery")
+            forget("shared_rules", "reader")
 
     async def run(self):
         random.seed(time.ticks_ms() ^ int.from_bytes(os.urandom(2), "little")
                     if hasattr(os, "urandom") else time.ticks_ms())
         link.send(self.hello())
         self.resume()
-        asyncio.create_task(link.serve(self.command, getattr(self.hal, "serial", None)))
+        asyncio.create_task(self._serve())
         while True:
             now = time.ticks_ms()
             event = self.hal.poll()
@@ -262,8 +262,24 @@ class App:
             busy = play and self.screen.thinking()
             await asyncio.sleep_ms(0 if busy else 20)
 
+    async def _serve(self):
+        """The serial link as long as the app runs: should its reader ever end, it starts
+        again (link.serve answers every line itself; this is the last guard)."""
+        while True:
+            try:
+                await link.serve(self.command, getattr(self.hal, "serial", None))
+            except Exception as e:  # noqa: BLE001 - reported, then the link reads again
+                link.report(e)
+            await asyncio.sleep_ms(100)
+
     def draw(self, now):
         self.screen.render(self.canvas, now)
+        if self.notice_until is not None:
+            if time.ticks_diff(self.notice_until, now) > 0:
+                self.canvas.clear()
+                self.canvas.text(1, 5, "CUT", palette.TEXT)
+            else:
+                self.notice_until = None
         self.dirty = False
         self.next_frame = time.ticks_add(now, FRAME_MS)
         if self.canvas.buf != self._shown:
@@ -282,4 +298,16 @@ class App:
         one: a board that no host talks to never holds it."""
         from app.commands import run
 
-        run(self, cmd)
+        new = run(self, cmd)
+        if new is not None:  # "new": the game is started here, out of the commands' frames
+            game_id, players, game = new
+            new = None
+            try:
+                self.start(Session(game_id, players=players, game=game))
+            except MemoryError:
+                raise  # the board restarts: no room for a menu
+            except Exception:  # noqa: BLE001 - a full flash: the menu; the error is answered
+                from app.menu import Menu
+
+                self.screen = Menu(self, game_id)
+                raise

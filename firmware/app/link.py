@@ -4,7 +4,8 @@ error line and changes nothing.  The protocol is documented in firmware/README.m
 import json
 import sys
 
-MAX_LINE = 2048  # longer lines are dropped whole, with an error
+from shared_rules.record import MAX_LINE, check_json
+
 _line = bytearray(MAX_LINE)  # made at import, while the heap is still in one piece
 
 
@@ -13,10 +14,14 @@ def send(obj_or_line):
     sys.stdout.write(line + "\n")
 
 
-def error(why, text=None):
+def error(why, raw=None):
+    """One error line; `raw`: the input (bytes) it is about, of which the start is shown."""
     reply = {"t": "error", "error": why}
-    if text is not None:
-        reply["input"] = text[:40]
+    if raw is not None:
+        try:
+            reply["input"] = bytes(raw[:40]).decode()
+        except UnicodeError:  # cut inside a character
+            reply["input"] = repr(bytes(raw[:40]))
     send(reply)
 
 
@@ -68,7 +73,7 @@ async def serve(handle, source=None):
                 error("line too long (%d bytes; the limit is %d)" % (dropped, MAX_LINE))
                 dropped = 0
             else:
-                line, n = bytes(memoryview(buf)[:n]), 0
+                line, n = memoryview(buf)[:n], 0  # no copy: read before the next byte
                 _dispatch(line, handle)
             more -= 1
             if not more or not source.readinto(one):
@@ -77,31 +82,43 @@ async def serve(handle, source=None):
 
 
 def _dispatch(raw, handle):
+    """Answer one line: by what the command does, or by one error line.  Nothing a command
+    raises gets past here (the reader would end with it); running out of memory restarts
+    the board, as a command that fails that way may have left the heap in pieces."""
+    name = None
     try:
-        text = raw.decode().strip()
-    except UnicodeError:
-        error("not UTF-8 text")
-        return
-    if not text:
-        return
-    try:
-        cmd = json.loads(text)
-    except ValueError:
-        error("not JSON", text)
-        return
-    if not isinstance(cmd, dict) or not isinstance(cmd.get("cmd"), str):
-        error("a command is a JSON object with a \"cmd\" name", text)
-        return
-    try:
+        try:
+            check_json(raw)  # before json.loads, which allocates in proportion
+        except ValueError as e:
+            error(str(e))
+            return
+        try:  # the bytes themselves (MicroPython reads any buffer): no decoded copy
+            cmd = json.loads(raw)
+        except ValueError:
+            if bytes(raw).strip():  # a blank line is no command, and no error
+                error("not JSON", raw)
+            return
+        if type(cmd) is not dict or type(cmd.get("cmd")) is not str:
+            error("a command is a JSON object with a \"cmd\" name", raw)
+            return
+        name = cmd["cmd"][:20]
         handle(cmd)
-    except (ValueError, TypeError, KeyError) as e:  # bad arguments: the state is unchanged
-        error("%s: %s" % (cmd["cmd"], e))
     except MemoryError:
+        cmd = None
         try:
             error("%s: out of memory; the board restarts (its \"resumed\" line tells whether "
-                  "the command took effect)" % cmd["cmd"])
+                  "the command took effect)" % name)
         except MemoryError:
             pass  # restart all the same
         from app import restart_board
 
-        restart_board()
+        restart_board(count=False)  # the command's fault, not the journalled game's
+    except Exception as e:  # noqa: BLE001 - bad arguments, a full flash: state unchanged
+        error("%s: %s" % (name, e) if name else "the line: %r" % (e,))
+
+
+def report(e):
+    """An error from the app itself, on the link: one line, and a traceback on stderr."""
+    if hasattr(sys, "print_exception"):  # MicroPython
+        sys.print_exception(e)
+    error("internal error: %r" % (e,))

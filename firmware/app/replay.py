@@ -1,10 +1,10 @@
 """Show a game record on the display step by step (the serial command "replay").  Loaded
 when needed, forgotten while a game is played (app.core.forget)."""
-from shared_rules import load, record
 from views import load as load_view
 from views import palette
 
 from app import link
+from app.commands import build_game
 from app.menu import Menu, let_go
 
 
@@ -46,18 +46,16 @@ class Replay:
 def load_record(app, cmd):
     """Show a game record; "moves" (a list, or one string of moves split by spaces) may
     come in several commands, the later ones with "append": true (a line is limited)."""
-    moves = cmd.get("moves") or ()
+    moves = cmd.get("moves", ())
     if isinstance(moves, str):
         moves = moves.split()
     if cmd.get("append"):
         if not isinstance(app.screen, Replay):
             raise ValueError("append: no replay is being loaded")
         game, actions, game_id = app.screen.game, app.screen.actions, app.screen.game_id
-    else:
+    else:  # the record checked whole before the game being played is let go of
         game_id = cmd.get("game")
-        options = record.options(cmd.get("options") or {})
-        let_go(app, game_id)
-        game = load(game_id).Game(**options)
+        game = build_game(app, game_id, cmd.get("options", {}))
         if cmd.get("start"):
             game.set_position(cmd["start"])
         actions = []
@@ -78,6 +76,7 @@ def load_record(app, cmd):
             game.undo()
     actions += added
     if not cmd.get("append"):
+        let_go(app, game_id)
         app.screen = Replay(app, game_id, game, actions)
     else:
         app.screen.view.sync(game, app.screen.ui)

@@ -77,31 +77,32 @@ def test_options_as_json_lists_become_tuples():
 
 
 def test_journal_recovers_the_good_prefix():
-    from app import journal
+    from app import journal, recovery
     here = os.getcwd()
     folder = scratch_dir("journal")
     try:
         os.chdir(folder)
-        assert journal.recover() is None
+        assert recovery.recover() == (None, None)
         g = random_game(morris, 5)
         lines = lines_of(g)[:40]
         journal.begin(lines[0])
         for line in lines[1:]:
             journal.append(line)
-        r = journal.recover()
-        assert r.game.actions() == g.actions()[:39] and not r.ended
+        r, problem = recovery.recover()
+        assert r.game.actions() == g.actions()[:39] and not r.ended and problem is None
         with open(journal.PATH, "a") as f:  # a power cut in the middle of a line
             f.write(lines_of(g)[40][:17])
-        r = journal.recover()
-        assert r.game.actions() == g.actions()[:39]
+        r, problem = recovery.recover()
+        assert r.game.actions() == g.actions()[:39] and "line 41: cut short" in problem
         with open(journal.PATH) as f:
             assert f.read() == "\n".join(lines) + "\n"  # the torn line is gone
         with open(journal.PATH, "a") as f:  # a complete line that is wrong
             f.write(lines_of(g)[41] + "\n")
-        assert journal.recover().game.actions() == g.actions()[:39]
+        assert recovery.recover()[0].game.actions() == g.actions()[:39]
         with open(journal.PATH, "w") as f:
             f.write("\x00\xff garbage\n")
-        assert journal.recover() is None
+        r, problem = recovery.recover()
+        assert r is None and "line 1: not JSON" in problem
     finally:
         os.chdir(here)
         remove_tree(folder)
@@ -110,7 +111,7 @@ def test_journal_recovers_the_good_prefix():
 def test_journal_is_kept_whole_when_the_heap_runs_out():
     """Out of memory while reading is no fault of the journal's: nothing is cut (the app
     restarts the board, and the next boot reads it all)."""
-    from app import journal
+    from app import journal, recovery
     from shared_rules import reader
     here = os.getcwd()
     folder = scratch_dir("journal-heap")
@@ -127,11 +128,11 @@ def test_journal_is_kept_whole_when_the_heap_runs_out():
         for line in lines[1:]:
             journal.append(line)
         reader.Reader.feed = starved
-        raises(MemoryError, journal.recover)
+        raises(MemoryError, recovery.recover)
         reader.Reader.feed = feed
         with open(journal.PATH) as f:
             assert f.read() == "\n".join(lines) + "\n"
-        assert journal.recover().game.plies() == 11
+        assert recovery.recover()[0].game.plies() == 11
     finally:
         reader.Reader.feed = feed
         os.chdir(here)
