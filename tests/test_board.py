@@ -18,7 +18,11 @@ SCALE = hal.scale_table(json.load(open(os.path.join(os.path.dirname(os.path.dirn
     os.path.abspath(__file__))), "hardware", "unix.json")))["brightness_cap"])
 
 
-SMALL_HEAP = "96k"  # well below a board's: the tests that guard memory run here
+# well below a board's (354k stands for a Pico): the tests that guard memory run here.  It was
+# 96k until the serial commands were bounded and checked before they allocate (issue 15):
+# that code costs the app about 8 KB here, and 112k is the least at which a game starts
+# from the menu after a serial command.
+SMALL_HEAP = "120k"
 
 
 @pytest.fixture()

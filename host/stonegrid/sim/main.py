@@ -20,13 +20,20 @@ def heap_size(text):
     return text.strip().lower()
 
 
+def _flash_dir_text():
+    try:
+        return default_flash_dir()
+    except ValueError as e:  # no checkout found: the command run says so, not --help
+        return "none here, %s" % e
+
+
 def add_arguments(p):
     p.add_argument("--board", choices=("unix", "pico-ws2812"), default="unix",
                    help="unix: the firmware in MicroPython's unix port (default); pico-ws2812: "
                    "stock MicroPython on an emulated Raspberry Pi Pico (rp2040js) with a "
                    "WS2812 panel, as hardware/pico-ws2812.json wires it")
     p.add_argument("--flash", metavar="DIR", help="the board's flash directory; it persists "
-                   "between runs (default: one for each checkout, this one's: %s)" % default_flash_dir())
+                   "between runs (default: one for each checkout, this one's: %s)" % _flash_dir_text())
     from stonegrid.sim.engine import DEFAULT_HEAP
     p.add_argument("--heap", default=DEFAULT_HEAP, metavar="SIZE", type=heap_size,
                    help="MicroPython heap size (default: " + DEFAULT_HEAP + ", what a Raspberry Pi "
