@@ -111,8 +111,10 @@ class Board:
     """A started virtual board with the firmware: .sim (SimProcess), .client, .serial.
     pico=True: the emulated Pico (rp2040js), with the firmware's default settings."""
 
-    def __init__(self, flash, settings=None, heap=None, pico=False):
-        if pico:
+    def __init__(self, flash, settings=None, heap=None, pico=False, installed=False):
+        if installed:
+            pass  # the flash folder holds the firmware already
+        elif pico:
             install_pico(flash)
         else:
             install(flash, settings)

@@ -8,10 +8,12 @@ import subprocess
 import sys
 import time
 
+import littlefs
 import pytest
 
 import hal
-from boardkit import Board
+from boardkit import Board, install_pico
+from stonegrid.pico import board, image
 from stonegrid.build import repo_root, tool
 from test_board import play_out, start_from_menu
 
@@ -138,3 +140,55 @@ def test_unusable_flash_folder_one_clear_line_and_status_2(tmp_path):
                          capture_output=True, text=True, timeout=30)
     assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
     assert "flash folder" in out.stderr and out.stderr.strip().count("\n") == 0, out.stderr
+
+
+def _pico_files(flash, change):
+    """Edit the littlefs in the emulated Pico's flash file (the chip powered off):
+    change(fs) with a littlefs-python filesystem mounted as the rp2 port mounts it."""
+    path = os.path.join(str(flash), board.FLASH_FILE)
+    with open(path, "rb") as f:
+        flash_bytes = bytearray(f.read())
+    ctx = littlefs.UserContext(image.FS_BYTES)
+    ctx.buffer[:] = flash_bytes[image.FS_OFFSET:]
+    fs = littlefs.LittleFS(context=ctx, **image.LFS_CONFIG)
+    out = change(fs)
+    flash_bytes[image.FS_OFFSET:] = ctx.buffer
+    with open(path, "wb") as f:
+        f.write(flash_bytes)
+    return out
+
+
+def _read(fs, name):
+    with fs.open(name, "rb") as f:
+        return f.read()
+
+
+@pytest.mark.parametrize("case", ["broken line 4", "erased flash"])
+def test_a_broken_journal_on_the_chip_keeps_the_good_prefix_and_says_so(tmp_path, case):
+    """Issue 15's journal cases on the rp2 port's littlefs: a bad line resumes the good
+    prefix and keeps the rest; erased flash (0xff) boots to the menu; one error line each."""
+    from test_board_recovery import boot_error, morris_journal
+    flash = tmp_path / "flash"
+    install_pico(flash)
+    lines = morris_journal(7)
+    if case == "broken line 4":
+        lines[3] = lines[3][:5] + b"#" + lines[3][6:]
+    else:
+        lines = [b"\xff\n"]
+
+    def put(fs):
+        with fs.open("journal.jsonl", "wb") as f:
+            f.write(b"".join(lines))
+    _pico_files(flash, put)
+    b = Board(flash, pico=True, installed=True)
+    try:
+        err = boot_error(b, timeout=60)
+        assert err["error"].startswith("journal line %d: " % (4 if lines[1:] else 1)), err
+        state = b.serial.ask({"cmd": "state"})
+        assert state["ply"] == 2 if lines[1:] else state["screen"] == "menu", state
+    finally:
+        b.close()
+    if lines[1:]:
+        kept = _pico_files(flash, lambda fs: (_read(fs, "journal.jsonl"),
+                                              _read(fs, "journal-rest.jsonl")))
+        assert kept == (b"".join(lines[:3]), b"".join(lines[3:]))
