@@ -96,6 +96,11 @@ class PicoBoard(engine.Board):
         # a new flash image holds nothing installed, whatever a stamp says
         self._fresh = not os.path.exists(os.path.join(self.flash, FLASH_FILE))
 
+    def status(self):
+        st = super().status()
+        st["connected"] = self.frame is not None  # the display is the data pin, no channel
+        return st
+
     def _install_repl(self):
         pass  # the chip has its own REPL
 
