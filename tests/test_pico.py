@@ -12,7 +12,7 @@ import littlefs
 import pytest
 
 import hal
-from boardkit import Board, install_pico
+from boardkit import Board, Serial, install_pico
 from stonegrid.pico import board, image
 from stonegrid.build import repo_root, tool
 from test_board import play_out, start_from_menu
@@ -192,3 +192,25 @@ def test_a_broken_journal_on_the_chip_keeps_the_good_prefix_and_says_so(tmp_path
         kept = _pico_files(flash, lambda fs: (_read(fs, "journal.jsonl"),
                                               _read(fs, "journal-rest.jsonl")))
         assert kept == (b"".join(lines[:3]), b"".join(lines[3:]))
+
+
+def test_stonegrid_flash_onto_the_chip_sends_only_what_changed(pico, tmp_path):
+    """`stonegrid flash` over the chip's USB serial onto its littlefs: the image already holds
+    this build (0 bytes sent); a changed file is sent, and the chip runs the new slot."""
+    from test_tools import checkout, run
+    port = pico.sim.serial
+    pico.serial.close()
+    again = run("flash", "--port", port, "--board", "pico-ws2812", timeout=240)
+    assert again.returncode == 0 and "sent 0 files (0 bytes)" in again.stdout, again
+    tree = tmp_path / "tree"
+    checkout(tree)
+    with open(str(tree / "firmware" / "app" / "session.py"), "a") as f:
+        f.write("\nCHANGED = 1\n")  # a comment alone would compile to the same .mpy
+    env = dict(os.environ, STONEGRID_ROOT=str(tree))
+    changed = run("flash", "--port", port, "--board", "pico-ws2812", env=env, timeout=240)
+    assert changed.returncode == 0 and "sent 1 files" in changed.stdout, changed
+    ser = Serial(port)
+    try:
+        assert ser.ask({"cmd": "hello"}, timeout=60)["games"]  # the new slot boots
+    finally:
+        ser.close()
