@@ -170,13 +170,11 @@ def test_morris_key_moments_pixel_by_pixel(board):
     board.client.wait_until(lambda f: f.pixel(*b2) != px(c1))  # the stone that may go flickers
 
 
-def test_serial_survives_garbage(board):
-    rng = random.Random(7)
-    board.serial.send({"cmd": "new", "game": "morris", "players": ["human", "human"]})
-    board.serial.wait(lambda o: o.get("t") == "game")
+def garbage_lines(rng, n):
+    """n lines of garbage for the serial link, and a huge one."""
     alphabet = bytes(b for b in range(256) if b not in (3, 10))  # 0x03 is Ctrl-C: the REPL's
     lines = []
-    for i in range(10000):
+    for i in range(n):
         kind = i % 5
         if kind == 0:
             line = bytes(rng.choice(alphabet) for _ in range(rng.randrange(1, 60)))
@@ -192,6 +190,13 @@ def test_serial_survives_garbage(board):
                 b"\x03", b"").replace(b"\n", b"")
         lines.append(line)
     lines.append(b"x" * 20000)  # a huge line
+    return lines
+
+
+def test_serial_survives_garbage(board):
+    board.serial.send({"cmd": "new", "game": "morris", "players": ["human", "human"]})
+    board.serial.wait(lambda o: o.get("t") == "game")
+    lines = garbage_lines(random.Random(7), 10000)
     before = board.serial.ask({"cmd": "state"})
     board.serial.send(b"\n".join(lines) + b"\n")
     state = board.serial.ask({"cmd": "state"}, timeout=240)

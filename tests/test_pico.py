@@ -214,3 +214,16 @@ def test_stonegrid_flash_onto_the_chip_sends_only_what_changed(pico, tmp_path):
         assert ser.ask({"cmd": "hello"}, timeout=60)["games"]  # the new slot boots
     finally:
         ser.close()
+
+
+def test_a_thousand_garbage_lines_leave_the_game_and_the_link_whole(pico):
+    from test_board import garbage_lines
+    pico.serial.send({"cmd": "new", "game": "morris", "players": ["human", "human"]})
+    pico.serial.wait(lambda o: o.get("t") == "game", timeout=60)
+    before = pico.serial.ask({"cmd": "state"}, timeout=60)
+    pico.serial.send(b"\n".join(garbage_lines(random.Random(7), 1000)) + b"\n")
+    state = pico.serial.ask({"cmd": "state"}, timeout=240)
+    assert state["position"] == before["position"] and state["ply"] == before["ply"]
+    assert any("too long" in o["error"] for o in pico.serial.seen if o.get("t") == "error")
+    pico.serial.send({"cmd": "play", "action": "d7"})
+    pico.serial.wait(lambda o: o.get("t") == "act" and o.get("n") == "d7", timeout=60)
