@@ -227,3 +227,36 @@ def test_a_thousand_garbage_lines_leave_the_game_and_the_link_whole(pico):
     assert any("too long" in o["error"] for o in pico.serial.seen if o.get("t") == "error")
     pico.serial.send({"cmd": "play", "action": "d7"})
     pico.serial.wait(lambda o: o.get("t") == "act" and o.get("n") == "d7", timeout=60)
+
+
+def test_logs_captures_a_game_on_the_chip_and_replay_validates_it(pico, tmp_path):
+    """`stonegrid logs` on the chip's USB serial while a game is played there (the device
+    answering), then `stonegrid replay` of the file it saved."""
+    import serial
+    from test_tools import STONEGRID, run
+    port = pico.sim.serial
+    pico.serial.close()
+    out = tmp_path / "logs"
+    logs = subprocess.Popen(STONEGRID + ["logs", "--port", port, "--out", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(2)
+        with serial.Serial(port, 115200) as link:  # write only: `logs` reads the port
+            link.write(b'{"cmd": "new", "game": "morris", "players": ["human", "device:easy"]}\n')
+            deadline = time.monotonic() + 90
+            moves = iter(("d7", "a1", "g1", "g7", "b2", "f2", "b6", "f6", "d2", "d6", "c3", "e3"))
+            while time.monotonic() < deadline:
+                files = list(out.glob("*-morris.jsonl"))
+                text = files[0].read_text() if files else ""
+                if text.count('"act"') >= 6:
+                    break
+                if text.count('"act"') % 2 == 0 and text:  # the human's turn: the first legal
+                    link.write(b'{"cmd": "play", "action": "%s"}\n' % next(moves).encode())
+                time.sleep(1.5)
+    finally:
+        logs.terminate()
+        logs.communicate(timeout=20)
+    [path] = list(out.glob("*-morris.jsonl"))
+    assert path.read_text().count('"act"') >= 6
+    check = run("replay", str(path))
+    assert check.returncode == 0, check.stderr
