@@ -171,12 +171,18 @@ def test_build_uf2_errors_are_one_line(tmp_path, capsys, monkeypatch):
 
 
 
-def test_micropython_boots_the_flash_image_and_runs_the_app(tmp_path):
-    """The emulated RP2040 (rp2040js, npm) boots the image: MicroPython mounts the littlefs
-    as it is (rp2040js drops flash writes, so a reformat would leave it empty) and the app,
-    read from /fw/a, says hello on USB serial."""
+def test_micropython_boots_the_uf2_and_runs_the_app(tmp_path):
+    """The emulated RP2040 (rp2040js, npm) boots what `stonegrid build --uf2` writes, laid
+    on an erased flash as the boot ROM would: MicroPython mounts the littlefs as it is
+    (rp2040js drops flash writes, so a reformat would leave it empty) and the app, read from
+    /fw/a, says hello on USB serial."""
+    uf2 = tmp_path / "stonegrid.uf2"
+    image.save_uf2(str(uf2), PROFILE)
+    erased = bytearray(b"\xff" * image.FLASH_BYTES)
+    for address, data in image.read_uf2(uf2.read_bytes()).items():
+        erased[address - image.XIP_BASE:address - image.XIP_BASE + len(data)] = data
     flash = tmp_path / "flash.bin"
-    image.write_flash(str(flash), PROFILE)
+    flash.write_bytes(erased)
     done = subprocess.run(["node", os.path.join(ROOT, "tests", "pico_boot.js"),
                            parts.path(parts.BOOTROM), str(flash), '"t": "hello"', "60000"],
                           cwd=ROOT, capture_output=True, text=True, timeout=90)

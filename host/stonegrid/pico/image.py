@@ -149,12 +149,6 @@ def flash_image(profile, files=None):
     return bytes(image)
 
 
-def write_flash(path, profile):
-    """Write flash_image(profile) to the file `path` (what the emulator boots from)."""
-    with open(path, "wb") as f:
-        f.write(flash_image(profile))
-
-
 def uf2_image(profile):
     """One UF2 file for a Pico in BOOTSEL mode: MicroPython and the app's filesystem. The
     whole filesystem is written, so it replaces the board's files (saved games too)."""
