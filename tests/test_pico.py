@@ -260,3 +260,30 @@ def test_logs_captures_a_game_on_the_chip_and_replay_validates_it(pico, tmp_path
     assert path.read_text().count('"act"') >= 6
     check = run("replay", str(path))
     assert check.returncode == 0, check.stderr
+
+
+def test_a_flash_killed_midway_still_boots_the_old_slot(pico, tmp_path):
+    from test_tools import STONEGRID, checkout
+    port = pico.sim.serial
+    pico.serial.close()
+    tree = tmp_path / "tree"
+    checkout(tree)
+    with open(str(tree / "firmware" / "app" / "core.py"), "a") as f:  # a big change: a slow copy
+        f.write("\n_PAD = (\n" + '    "%s"\n' % ("x" * 70) * 3000 + ")\n")
+    env = dict(os.environ, STONEGRID_ROOT=str(tree))
+    proc = subprocess.Popen(STONEGRID + ["flash", "--port", port, "--board", "pico-ws2812"],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(6)  # compiled, and sending the big module
+    assert proc.poll() is None, proc.communicate()
+    proc.kill()
+    proc.wait()
+    pico.sim.client.kill()  # the power goes too; the chip comes back on its flash
+    ser = Serial(port)
+    try:
+        assert ser.ask({"cmd": "hello"}, timeout=90)["games"]
+    finally:
+        ser.close()
+    slot = subprocess.run([tool("mpremote"), "connect", port, "exec",
+                           "print(open('/fw/current').read())"],
+                          capture_output=True, text=True, timeout=60)
+    assert slot.stdout.strip() == "a", slot  # the new slot was never made current
