@@ -30,6 +30,17 @@ def sim(tmp_path):
     s.stop()
 
 
+def wait_for_text(folder, pattern, text, timeout=30):
+    """Until the first file matching `pattern` in `folder` holds `text` (or the time is up:
+    the test's own assertions then say what is missing)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        files = list(folder.glob(pattern))
+        if files and text in files[0].read_text():
+            return
+        time.sleep(0.2)
+
+
 def hello(sim, timeout=30):
     ser = Serial(sim.serial)
     try:
@@ -118,12 +129,7 @@ def test_logs_capture_replay_export_and_back(sim, tmp_path):
         for move in ("d7", "a1", "d6", "a4", "d5", "xa1", "g1", "b2"):
             send({"cmd": "play", "action": move})
         send({"cmd": "undo"})
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            files = list(out.glob("*-morris.jsonl"))
-            if files and '"undo"' in files[0].read_text():
-                break
-            time.sleep(0.2)
+        wait_for_text(out, "*-morris.jsonl", '"undo"')
     time.sleep(1)
     logs.send_signal(signal.SIGTERM)
     stdout, stderr = logs.communicate(timeout=20)
@@ -204,12 +210,7 @@ def test_logs_started_mid_game_saves_the_whole_game_with_names(sim, tmp_path):
         time.sleep(2)
         for move in ("d5", "xa1", "g1"):
             send({"cmd": "play", "action": move})
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            files = list(out.glob("*.jsonl"))
-            if files and '"g1"' in files[0].read_text():
-                break
-            time.sleep(0.2)
+        wait_for_text(out, "*.jsonl", '"g1"')
     logs.send_signal(signal.SIGTERM)
     stdout, stderr = logs.communicate(timeout=20)
     [path] = list(out.glob("*.jsonl"))
