@@ -142,6 +142,120 @@ def test_logs_keeps_the_records_when_the_board_shows_no_game(tmp_path):
         assert f.read().splitlines() == lines[1:3] and cap.path.endswith("-unknown.jsonl")
 
 
+def _state_of(game_id, g, players=("human", "device")):
+    """The board's answer to {"cmd": "state", "turns": true} for its game g."""
+    v = g.view_for(g.to_move) if g.to_move is not None else g
+    return json.dumps({"t": "state", "game": game_id, "options": g.options,
+                       "players": list(players), "ply": v.plies(), "turns": v.turns()}).encode()
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("lost", ["act", "undo", "end"])
+def test_logs_writes_what_the_link_lost_while_the_board_was_away(tmp_path, game_id, lost):
+    """The power goes after the board journalled a line and before it reached the link:
+    back, the board says "resumed"; logs asks for the game so far and writes what it lacks,
+    once, so that the file replays to the board's game."""
+    from stonegrid import logs
+    g, lines = log_of(game_id, 5)
+    h = records.fresh(dict(HEADER, game=game_id), g)
+    for a in g.actions()[:-3]:
+        h.play(a)
+    while h.hidden():  # the board would hold a pending secret bid back from the link
+        h.undo()
+    public = records.to_records(dict(HEADER, game=game_id), h)
+    said, asked = [], []
+    cap = logs.Capture(str(tmp_path), warn=said.append)
+    cap.ask = asked.append
+    if lost == "act":  # the last action never reached the link
+        sent, board = public[:-1], h
+    elif lost == "undo":  # nor did the taking back of it
+        sent, board = public, records.fresh(dict(HEADER, game=game_id), g)
+        for a in h.actions()[:-1]:
+            board.play(a)
+    else:  # nor the last action and the end record with it
+        sent, board = lines[:-2], g
+    for line in sent:
+        cap.line(line.encode())
+    cap.line(json.dumps({"t": "hello", "fw": "test"}).encode())
+    if lost == "end":  # no game to resume: the board says how the journalled one ended
+        from app.recovery import ended
+        from shared_rules.reader import Reader
+        journal = Reader()
+        for line in lines:
+            journal.feed(line)
+        cap.line(ended(journal).encode())
+        assert not asked
+    else:
+        cap.line(json.dumps({"t": "resumed", "game": game_id, "ply": board.plies()}).encode())
+        assert asked == [{"cmd": "state", "turns": True}]
+        cap.line(_state_of(game_id, board))
+    more = board.copy()
+    if more.result() is None:  # the game goes on: the next action comes as usual
+        more.play(more.legal()[0])
+        while more.hidden():
+            more.play(more.legal()[0])
+        for line in records.to_records(dict(HEADER, game=game_id), more)[board.plies() + 1:]:
+            cap.line(line.encode())
+    cap.close()
+    [got] = records.read_log_file(cap.path)
+    assert got.actions == more.actions() and got.game.result() == more.result()
+    assert said and "lost" in said[0], said
+
+
+def test_logs_writes_nothing_twice_when_the_link_lost_nothing(tmp_path):
+    from stonegrid import logs
+    g, lines = log_of("gipf", 4)
+    h = records.fresh(dict(HEADER, game="gipf"), g)
+    for a in g.actions()[:10]:
+        h.play(a)
+    said, asked = [], []
+    cap = logs.Capture(str(tmp_path), warn=said.append)
+    cap.ask = asked.append
+    sent = records.to_records(dict(HEADER, game="gipf"), h)
+    for line in sent:
+        cap.line(line.encode())
+    assert cap.check() and not cap.check()  # the port is back: one question at a time
+    cap.line(_state_of("gipf", h))
+    cap.close()
+    with open(cap.path) as f:
+        assert f.read().splitlines() == sent and not said
+
+
+def test_logs_starts_a_file_for_a_game_whose_game_record_was_lost(tmp_path):
+    from stonegrid import logs
+    g, lines = log_of("morris", 6)
+    asked = []
+    cap = logs.Capture(str(tmp_path), warn=asked.append)
+    cap.ask = asked.append
+    for line in lines:  # a whole game, ended
+        cap.line(line.encode())
+    first = cap.path
+    h = load("morris").Game()
+    h.play("d7")
+    cap.line(json.dumps({"t": "resumed", "game": "morris", "ply": 1}).encode())
+    cap.line(_state_of("morris", h))
+    cap.close()
+    assert cap.path != first and records.read_log_file(cap.path)[0].actions == h.actions()
+    assert records.read_log_file(first)[0].actions == g.actions()
+
+
+def test_logs_saves_the_held_records_when_the_board_restarts_before_answering(tmp_path):
+    from stonegrid import logs
+    _, lines = log_of("mixtour", 2)
+    asked = []
+    cap = logs.Capture(str(tmp_path), warn=asked.append)
+    cap.ask = asked.append
+    for line in lines[:4]:
+        cap.line(line.encode())
+    cap.check()
+    cap.line(lines[4].encode())  # held for the answer...
+    cap.line(json.dumps({"t": "hello", "fw": "test"}).encode())  # ...that will not come
+    cap.line(lines[5].encode())
+    cap.close()
+    with open(cap.path) as f:
+        assert f.read().splitlines() == lines[:6]
+
+
 def test_replay_export_of_a_rhombus_log_stopped_mid_turn_reads_back(tmp_path, capsys):
     from stonegrid import cli
     g = load("rhombus").Game()

@@ -240,3 +240,73 @@ def test_replay_names_the_winner_as_the_game_does(tmp_path):
     out = run("replay", str(path), "--to", str(g.plies()))
     assert "%s wins" % load("morris").PLAYERS[g.result()[0]] in out.stdout, out.stdout[-300:]
     assert "player" not in out.stdout
+
+
+def test_logs_keeps_every_action_once_across_power_cuts_that_beat_the_link(tmp_path):
+    """The power goes after the board journalled an action (then, an undo) and before the
+    link carried it: the flash has it, the serial line never came.  `logs`, following the
+    board by a stable name as /dev/serial/by-id gives one, writes what it lacks once the
+    board is back, and the file replays to the board's game."""
+    import serial
+    from shared_rules import record
+    from shared_rules.reader import Reader
+    flash, port = tmp_path / "flash", tmp_path / "board"
+    journal = flash / "journal.jsonl"
+
+    def on_flash():
+        reader = Reader()
+        with open(str(journal)) as f:
+            for line in f:
+                reader.feed(line)
+        return reader.game
+
+    def send(cmd):  # write only: `logs` reads the port
+        with serial.Serial(str(port), 115200) as w:
+            w.write((json.dumps(cmd) + "\n").encode())
+            w.flush()
+
+    board = spawn(flash)
+    assert run("flash", "--port", board.serial).returncode == 0
+    port.symlink_to(board.serial)
+    out = tmp_path / "logs"
+    logs = subprocess.Popen(STONEGRID + ["logs", "--port", str(port), "--out", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(2)
+        send({"cmd": "new", "game": "morris", "players": ["human", "human"]})
+        for move in ("d7", "a1", "d6"):
+            time.sleep(0.3)
+            send({"cmd": "play", "action": move})
+        wait_for_text(out, "*-morris.jsonl", '"d6"')
+        lines = 4  # in the file: the game record and three actions
+        for lost in ("act", "undo"):
+            board.stop()  # the power goes, and with it the port
+            g = on_flash()
+            if lost == "act":  # journalled, never sent
+                a, p = g.legal()[0], g.to_move
+                g.play(a)
+                line = record.act_line(g.plies(), p, a, g.text(a))
+            else:
+                line = record.undo_line(g.plies())
+                g.undo()
+            with open(str(journal), "a") as f:
+                f.write(line + "\n")
+            board = spawn(flash)
+            port.unlink()
+            port.symlink_to(board.serial)
+            time.sleep(1)
+            send({"cmd": "play", "action": g.text(g.legal()[-1])})  # the game goes on
+            lines += 2
+            deadline = time.monotonic() + 30
+            while (time.monotonic() < deadline and
+                   len(next(out.glob("*-morris.jsonl")).read_text().splitlines()) < lines):
+                time.sleep(0.2)
+    finally:
+        board.stop()
+        logs.send_signal(signal.SIGTERM)
+        _, stderr = logs.communicate(timeout=20)
+    [path] = list(out.glob("*-morris.jsonl"))
+    from stonegrid import replay
+    _, g = replay.load(str(path))  # names the line of a gap or a repeat
+    assert g.actions() == on_flash().actions() and g.plies() == 5, path.read_text()
+    assert stderr.count("record lines the link lost") == 2, stderr

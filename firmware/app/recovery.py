@@ -141,6 +141,27 @@ def set_aside():
     return name
 
 
+def ended(reader):
+    """The boot's line for a journalled game that had ended: its last action and end record
+    again (the power may have gone after the journal had them and before the link did;
+    `stonegrid logs` writes what its file lacks)."""
+    import json
+
+    from shared_rules import record
+
+    g, last = reader.game, []
+    if g.plies():
+        a = g.last(1)
+        g.undo()
+        p = g.to_move
+        g.play(a)
+        last.append(record.act_line(g.plies(), p, a, g.text(a)))
+    last.append(record.end_line(g) if g.result() is not None else
+                record.abandoned_line(g.plies()))
+    return '{"t": "ended", "game": %s, "ply": %d, "last": [%s]}' % (
+        json.dumps(reader.header["game"]), g.plies(), ", ".join(last))
+
+
 def resume(app):
     """app.core.App.resume: the journalled game on screen again, True; else False."""
     app.restarted = journal.restarts()
@@ -155,7 +176,10 @@ def resume(app):
     if problem:  # the game was cut short: say so on serial and, for a moment, on screen
         link.error(problem)
         app.notice_until = core.time.ticks_add(core.time.ticks_ms(), core.NOTICE_MS)
-    if reader is None or reader.ended:
+    if reader is None:
+        return False
+    if reader.ended:
+        link.send(ended(reader))
         return False
     h = reader.header
     try:

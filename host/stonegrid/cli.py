@@ -202,7 +202,9 @@ def parser():
                         description="Capture the board's JSON record lines into one JSON "
                         "Lines file per game; started mid-game, it asks the board for the "
                         "game so far. Survives the board being unplugged and plugged "
-                        "in again. Ctrl-C stops.")
+                        "in again, or its power cut: once it is back, what the link lost "
+                        "meanwhile is written from the board's journal, each action once. "
+                        "Ctrl-C stops.")
     lg.add_argument("--port", help=port_help)
     lg.add_argument("--out", default="logs", metavar="DIR", help="folder for the files "
                     "(default: ./logs)")

@@ -3,7 +3,9 @@
 Every complete line is written (and flushed) the moment it arrives.  Output that is not JSON
 is counted and reported, never fatal; when the board goes away (unplugged, reset) the port is
 opened again as soon as it is back.  Started in the middle of a game, it asks the board for
-the game so far, so that the file is a whole game that replay reads."""
+the game so far, so that the file is a whole game that replay reads; and when the board comes
+back (a power cut, a cable out) it asks again and writes what the link lost meanwhile, so that
+every action is in the file once, in order."""
 import datetime
 import json
 import os
@@ -11,10 +13,12 @@ import sys
 import time
 
 from shared_rules import load, record
+from shared_rules.reader import Reader, RecordError
 
 from stonegrid import records
 
 RECORDS = ("game", "act", "undo", "end")
+ANSWER_S = 10  # a "state" asked for and not answered by then will not be: go on without it
 
 
 class Capture:
@@ -27,6 +31,8 @@ class Capture:
         self.path = None
         self.ask = None  # sends a command to the board while the port is open
         self.held = None  # records that came before the answer to "state" (in it), or None
+        self.asked_at = 0.0  # when "state" was asked for (time.monotonic)
+        self.saved = None  # a Reader fed the current file's lines: the game as saved so far
         self.fw = ""  # from the board's hello line, for a game record rebuilt from its state
         self.names = None  # the current game's sides (Red, Green...)
         self.games = self.lines = self.junk = 0
@@ -58,8 +64,15 @@ class Capture:
             self.warn("logs: not JSON, skipped: %s" % text[:70])
             return
         kind = rec.get("t")
+        if self.held is not None and (kind == "hello" or
+                                      time.monotonic() - self.asked_at > ANSWER_S):
+            self._release()  # the board restarted (or never answered): no answer is coming
         if kind == "hello":
             self.fw = rec.get("fw") or self.fw
+        if kind == "resumed":  # a restart: the link may have lost the journal's last lines
+            return self.check(start=True)
+        if kind == "ended":
+            return self._ended(rec)
         if kind == "state" and self.held is not None:
             return self._game_so_far(rec)
         if kind not in RECORDS:
@@ -70,26 +83,45 @@ class Capture:
             self._release()
             self._open(rec.get("game"))
             self.names = _names(rec.get("game"))
+        elif self.held is not None:
+            self.held.append((text, rec))
+            return
         elif self.file is None:
-            if self.held is None and self.ask is not None:  # started mid-game
-                self.held = []
-                self.ask({"cmd": "state", "turns": True})
-            if self.held is not None:
+            if self.check(start=True):
                 self.held.append((text, rec))
                 return
             self._open("unknown")
         self._save(text, rec)
 
+    def check(self, start=False):
+        """Ask the board for the game so far, to compare with the file (start: or, with no
+        file yet, to start one with it); records until the answer are held, as it has them.
+        Called when the board is back after a restart or once the port is open again.  True
+        when asked."""
+        if self.ask is None or self.held is not None or not (start or self.file):
+            return False
+        self.held, self.asked_at = [], time.monotonic()
+        self.ask({"cmd": "state", "turns": True})
+        return True
+
     def _save(self, text, rec):
         self.file.write(text + "\n")
         self.file.flush()
         self.lines += 1
+        if rec["t"] == "game":
+            self.saved = Reader()
+        if self.saved is not None:
+            try:
+                self.saved.feed(text)
+            except RecordError:  # not a game this checkout follows: saved, never compared
+                self.saved = None
         if self.follow:
             self.write(_describe(rec, self.names))
 
     def _game_so_far(self, state):
         """The board's answer to "state": the game under way as records, from its start.
-        The records held meanwhile came before the answer, so the state has them already."""
+        The records held meanwhile came before the answer, so the state has them already.
+        The file's own game, if the board is still playing it, is brought level with it."""
         try:
             if state.get("game") is None:
                 raise ValueError("the board shows no game")
@@ -101,15 +133,61 @@ class Capture:
                 records.play_turn(g, turn, last=i == len(turns) - 1)
             lines = records.to_records(header, g)
         except (ValueError, TypeError) as e:
-            self.warn("logs: the game so far cannot be had from the board (%s); saving the "
-                      "records as they come" % e)
+            if self.file is None:
+                self.warn("logs: the game so far cannot be had from the board (%s); saving "
+                          "the records as they come" % e)
             return self._release()
         self.held = None
+        if self._same_game(header, g):
+            return self._catch_up(lines, g)
         self._open(state["game"])
         self.names = _names(state["game"])
         if self.follow:
             self.write("the game so far, from the board: %d plies" % g.plies())
         for text in lines:
+            self._save(text, json.loads(text))
+
+    def _ended(self, rec):
+        """The board's boot line for a journalled game that had ended: its last records,
+        written if the file's game lacks them."""
+        saved = self.saved
+        if (self.file is None or saved is None or saved.game is None or saved.ended
+                or saved.header.get("game") != rec.get("game")):
+            return
+        plies, missing = saved.game.plies(), []
+        for r in rec.get("last") or ():  # the last action, then the end record
+            if isinstance(r, dict) and r.get("t") in ("act", "end") and r.get("ply") == (
+                    plies + 1 if r["t"] == "act" else plies):
+                missing.append(r)
+                plies = r["ply"]
+        if missing:
+            self.warn("logs: %d record lines the link lost before the board restarted, "
+                      "written now" % len(missing))
+        for r in missing:
+            self._save(json.dumps(r), r)
+
+    def _same_game(self, header, g):
+        """Whether the board's game g is the one the file holds (not a new one whose game
+        record the link lost): same game, options and players, and the file's not ended."""
+        saved = self.saved
+        return (self.file is not None and saved is not None and saved.game is not None
+                and not saved.ended and saved.header.get("game") == header["game"]
+                and saved.game.options == g.options
+                and list(saved.header.get("players") or ()) == list(header["players"]))
+
+    def _catch_up(self, lines, g):
+        """Write what the file lacks of the board's game (lines: its records): an undo for
+        each saved action the board no longer has, then the actions it has beyond them."""
+        have, board = self.saved.game.actions(), g.actions()
+        same = 0
+        while same < min(len(have), len(board)) and have[same] == board[same]:
+            same += 1
+        missing = [record.undo_line(ply) for ply in range(len(have), same, -1)]
+        missing += lines[1 + same:]
+        if missing:
+            self.warn("logs: %d record lines the link lost while the board was away, "
+                      "written now from its state" % len(missing))
+        for text in missing:
             self._save(text, json.loads(text))
 
     def _release(self):
@@ -173,6 +251,7 @@ def capture(port, capture, stop=lambda: False, retry=0.5):
             capture.warn("logs: %s is back" % port)
         connected = True
         capture.ask = lambda cmd: (s.write((json.dumps(cmd) + "\n").encode()), s.flush())
+        capture.check()  # what the board did while the port was away
         try:
             while not stop():
                 chunk = s.read(4096)

@@ -146,3 +146,34 @@ def test_kept_files_are_never_written_over():
         assert read(folder + "/journal-oom.jsonl") == b"".join(lines)
         assert read(folder + "/journal-oom-2.jsonl") == lines[0]
     in_folder(go)
+
+
+def test_an_ended_game_is_announced_with_its_last_records():
+    """A journal whose game had ended boots to the menu with one "ended" line carrying its
+    last action and end record again, for a link that lost them in the power cut."""
+    import json
+
+    def check(folder):
+        for game_id in GAMES:
+            for abandoned in (False, True):
+                random.seed(len(game_id))
+                g = load(game_id).Game()
+                lines = [record.game_line(game_id, g.options, ("human", "human"), "test")]
+                while g.result() is None and not (abandoned and g.plies() == PLIES):
+                    acts = g.legal()
+                    a = acts[random.randrange(len(acts))]
+                    p = g.to_move
+                    g.play(a)
+                    lines.append(record.act_line(g.plies(), p, a, g.text(a)))
+                lines.append(record.abandoned_line(g.plies()) if abandoned else
+                             record.end_line(g))
+                with open(journal.PATH, "w") as f:
+                    f.write("\n".join(lines) + "\n")
+                reader, problem = recovery.recover()
+                assert problem is None and reader.ended, (game_id, problem)
+                said = json.loads(recovery.ended(reader))
+                assert said["t"] == "ended" and said["game"] == game_id, said
+                assert said["ply"] == g.plies() == reader.game.plies(), said
+                assert said["last"] == [json.loads(t) for t in lines[-2:]], (said, lines[-2:])
+                assert reader.game.actions() == g.actions()  # as it was
+    in_folder(check)
