@@ -124,3 +124,54 @@ def test_settings_that_cannot_be_read_are_the_defaults():
         assert load_settings(path) == {}
     finally:
         remove_tree(folder)
+
+
+def test_the_app_starts_the_serial_reader_again_should_it_ever_end():
+    """link.serve answers every line itself; if its reader still ends (a USB stack that
+    fails a read), App._serve reports it in one line and reads again."""
+    import asyncio
+
+    class FailsOnce:  # the board's serial source (hal.serial): read(1) waits, readinto takes
+        def __init__(self):
+            self.failed = False
+            self.data = bytearray(b"\xff\n")  # a line answered alike on both runtimes
+
+        async def read(self, n):
+            if not self.failed:
+                self.failed = True
+                raise OSError(5)  # EIO
+            if not self.data:
+                await asyncio.sleep(0.01)
+                return b""
+            out = bytes(self.data[:1])
+            self.data[:1] = b""
+            return out
+
+        def readinto(self, buf):
+            if not self.data:
+                return 0
+            buf[0] = self.data[0]
+            self.data[:1] = b""
+            return 1
+
+    def go(board, sent):
+        board.hal.serial = FailsOnce()
+        slept = getattr(asyncio, "sleep_ms", None)
+        if slept is None:  # CPython: the app's MicroPython call
+            asyncio.sleep_ms = lambda ms: asyncio.sleep(ms / 1000)
+
+        async def serve_a_while():
+            task = asyncio.create_task(board._serve())
+            for _ in range(100):
+                await asyncio.sleep(0.01)
+                if len(sent) > 1:
+                    break
+            task.cancel()
+        try:
+            asyncio.run(serve_a_while())
+        finally:
+            if slept is None:
+                del asyncio.sleep_ms
+        assert len(sent) == 2 and "internal error" in sent[0]["error"], sent
+        assert "UTF-8" in sent[1]["error"], sent  # the line read after the restart
+    run_app(go)
