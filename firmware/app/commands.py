@@ -6,7 +6,8 @@ from hal import BUTTONS
 from shared_rules import load, record
 
 from app import link
-from app.core import Play, forget, only
+from app.core import Play
+from app.heap import forget, only
 from app.session import check_players
 
 MAX_TEXT = 16  # characters of an action's notation, a game id, a button name

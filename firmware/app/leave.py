@@ -5,7 +5,7 @@ from shared_rules import record
 from views import palette
 
 from app import journal, link
-from app.core import only
+from app.heap import only
 
 
 class Confirm:

@@ -1,9 +1,9 @@
 """The menu (choose a game, or resume the one left) and the setup screen (players and
-options).  Loaded when shown, forgotten while a game is played (app.core.forget)."""
+options).  Loaded when shown, forgotten while a game is played (app.heap.forget)."""
 from views import load as load_view
 from views import palette
 
-from app.core import only
+from app.heap import only
 from app.session import PLAYERS, Session
 
 SHORT = {"human": "HUM", "device:easy": "EASY", "device:normal": "NORM", "device:hard": "HARD"}

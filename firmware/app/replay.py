@@ -1,5 +1,5 @@
 """Show a game record on the display step by step (the serial command "replay").  Loaded
-when needed, forgotten while a game is played (app.core.forget)."""
+when needed, forgotten while a game is played (app.heap.forget)."""
 from views import load as load_view
 from views import palette
 
