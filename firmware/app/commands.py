@@ -62,7 +62,7 @@ def run(app, cmd):
         gc.collect()  # the reply is the largest thing the link builds
         reply = session.state(cmd.get("turns") is True) if session else {
             "t": "state", "game": None}
-        reply["screen"] = type(app.screen).__name__.lower()
+        reply["screen"] = app.screen.NAME
         link.send(reply)
     elif name in ("new", "replay"):
         new = new_or_replay(app, cmd)

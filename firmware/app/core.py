@@ -36,7 +36,11 @@ NOTICE_MS = 2000  # how long "CUT" shows at boot when the journal was cut short
 
 
 class Play:
-    """A game in progress, drawn and driven by its view; the device moves for its sides."""
+    """A game in progress, drawn and driven by its view; the device moves for its sides.
+    Each screen names itself in NAME, what the serial `state` command reports as "screen":
+    part of the protocol, so a class can be renamed without changing the wire."""
+
+    NAME = "play"
 
     def __init__(self, app, session):
         self.app = app

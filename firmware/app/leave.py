@@ -13,6 +13,8 @@ class Confirm:
     OK ends it for good (an end record, reason abandoned) and starts the new game; BACK
     returns to the setup."""
 
+    NAME = "confirm"  # the serial state's "screen" (see app.core.Play)
+
     def __init__(self, app, setup):
         self.app = app
         self.setup = setup

@@ -16,6 +16,8 @@ class Menu:
     """Choose a game: left/right, OK.  While a game left by a long BACK is unfinished the
     first item resumes it (RES and the game's name)."""
 
+    NAME = "menu"  # the serial state's "screen" (see app.core.Play)
+
     def __init__(self, app, game_id=None):
         self.app = app
         self.games = ([RESUME] if app.unfinished else []) + app.games
@@ -57,6 +59,8 @@ class Menu:
 class Setup:
     """Players and rules options, one item a screen: up/down item, left/right value,
     OK starts, BACK returns to the menu."""
+
+    NAME = "setup"  # the serial state's "screen" (see app.core.Play)
 
     def __init__(self, app, game_id, options=None, players=("human", "device:normal")):
         self.app = app

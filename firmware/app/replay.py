@@ -12,6 +12,8 @@ class Replay:
     """A game record shown step by step: left/right step, up/down to either end, OK or BACK
     leaves."""
 
+    NAME = "replay"  # the serial state's "screen" (see app.core.Play)
+
     def __init__(self, app, game_id, game, actions):
         self.app = app
         self.game_id = game_id
