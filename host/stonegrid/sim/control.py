@@ -26,9 +26,10 @@ class ControlServer:
     def __init__(self, board, port=0):
         self.board = board
         self.port = port
+        self.address = None  # "127.0.0.1:PORT" once started
 
     async def start(self):
-        """Listen; returns the server, and the address is in self.address."""
+        """Listen; returns the server."""
         server = await asyncio.start_server(self._serve, "127.0.0.1", self.port, limit=1 << 20)
         self.address = "127.0.0.1:%d" % server.sockets[0].getsockname()[1]
         return server

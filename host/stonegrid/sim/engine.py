@@ -113,7 +113,7 @@ class Board:
         self.device = DeviceChannel(self.display, self.log)
         self.stdin = Stdin(self.port)
         self.stdout = Stdout(self._on_note)
-        self._control = ControlServer(self, control_port)
+        self._control_server = ControlServer(self, control_port)
         self._loop = None
         self._servers = []
         self._tasks = set()
@@ -136,8 +136,8 @@ class Board:
         self._tmp = tempfile.mkdtemp(prefix="stonegrid-sim-%d-" % os.getpid())
         self.port.open()
         self.serial = self.port.path
-        self._servers = [await self.device.start(), await self._control.start()]
-        self.control = self._control.address
+        self._servers = [await self.device.start(), await self._control_server.start()]
+        self.control = self._control_server.address
         self._spawn_task(self._supervise())
         await self.wait(lambda: self.boots > 0, 30)
 
