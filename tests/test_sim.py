@@ -14,6 +14,7 @@ import struct
 import subprocess
 import sys
 import termios
+import threading
 import time
 
 import pytest
@@ -25,6 +26,7 @@ from stonegrid.sim import BoardThread, Frame, SimError, png, spawn, sync
 from stonegrid.sim.render import KeyReader, ansi_lines
 from stonegrid.build import sources
 from stonegrid.sim.engine import DEFAULT_HEAP
+from stonegrid.sim.stdio import STDIN_HIGH
 from stonegrid.sim.sync import repo_root
 
 APP = r'''
@@ -343,6 +345,31 @@ def test_ctrl_c_reaches_busy_code_and_kbd_intr_off_passes_it_as_data(sim):
         read_until(port, b"\nspin\r\n")  # running (not the echo of the line)
         port.write(b"\x03")
         assert b"KeyboardInterrupt" in read_until(port, b"KeyboardInterrupt: \r\n>>> ")
+
+
+def test_input_the_board_does_not_read_holds_back_the_serial_port(sim):
+    app_running(sim)
+    total = 1024 * 1024
+    with serial.Serial(sim.serial, 115200, timeout=0.2) as port:
+        port.write(b"\x03")
+        read_until(port, b">>> ")
+        # the program sleeps before it reads: the input waits on the host, up to a bound,
+        # and then the serial port is not read (a writer blocks) until the board catches up
+        port.write(b"exec('import sys, time\\ntime.sleep(3)\\nn = 0\\nwhile n < %d: n += "
+                   b"len(sys.stdin.buffer.read(4096))\\nprint(\\'read\\', n)')\r" % total)
+        read_until(port, b"\r\n")  # the line's echo: the program runs
+        writer = threading.Thread(target=port.write, args=(b"x" * total,))
+        writer.start()
+        most = 0
+        deadline = time.monotonic() + 2.5
+        while time.monotonic() < deadline:
+            most = max(most, sim.client.status()["input_waiting"])
+            time.sleep(0.01)
+        assert STDIN_HIGH < most <= STDIN_HIGH + 65536, most  # at most one read of the pty more
+        assert writer.is_alive()  # held back
+        read_until(port, b"read %d\r\n>>> " % total, timeout=60)  # nothing lost
+        writer.join()
+    assert sim.client.status()["input_waiting"] == 0
 
 
 def test_binary_garbage_then_mpremote_still_works(sim):

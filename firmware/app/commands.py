@@ -6,7 +6,8 @@ from hal import BUTTONS
 from shared_rules import load, record
 
 from app import link
-from app.core import Play, forget, only
+from app.core import Play
+from app.heap import forget, only
 from app.session import check_players
 
 MAX_TEXT = 16  # characters of an action's notation, a game id, a button name
@@ -61,7 +62,7 @@ def run(app, cmd):
         gc.collect()  # the reply is the largest thing the link builds
         reply = session.state(cmd.get("turns") is True) if session else {
             "t": "state", "game": None}
-        reply["screen"] = type(app.screen).__name__.lower()
+        reply["screen"] = app.screen.NAME
         link.send(reply)
     elif name in ("new", "replay"):
         new = new_or_replay(app, cmd)

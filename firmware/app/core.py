@@ -17,12 +17,12 @@ import os  # noqa: E402
 import random  # noqa: E402
 import time  # noqa: E402
 
-from shared_rules import GAMES
 from views import load as load_view
 from views.canvas import Canvas
 from views import palette
 
 from app import VERSION, journal, link
+from app.heap import forget, playable
 from app.session import Session
 
 REASONS = {"men": "MEN", "blocked": "BLK", "repetition": "REP", "reserve": "RES",
@@ -35,47 +35,12 @@ GIVE_UP_AFTER = 3  # boots in a row that ran out of memory before the journalled
 NOTICE_MS = 2000  # how long "CUT" shows at boot when the journal was cut short
 
 
-def playable():
-    """The games that have a view on this device (wherever the views package was found)."""
-    import views
-    folder = views.__path__ if isinstance(views.__path__, str) else views.__path__[0]
-    out = []
-    for g in GAMES:
-        for ext in (".py", ".mpy"):
-            try:
-                os.stat(folder + "/" + g + ext)
-                out.append(g)
-                break
-            except OSError:
-                pass
-    return out
-
-
-def only(game_id):
-    """Forget the other games' rules, views and opponents, so that one game's code is in
-    the heap at a time (a heap of 96 KB holds one game and its opponent, not four)."""
-    for other in GAMES:
-        if other != game_id:
-            forget("shared_rules", other)
-            forget("shared_rules", other + "_ai")
-            forget("views", other)
-    gc.collect()
-
-
-def forget(package, name):
-    """Let the garbage collector have a module's code (imported again when next needed).
-    Only on the device: on a host the modules are shared with other code (tests, replays)."""
-    import sys
-    if sys.implementation.name != "micropython":
-        return
-    if sys.modules.pop(package + "." + name, None) is not None:
-        parent = sys.modules.get(package)
-        if parent is not None and hasattr(parent, name):
-            delattr(parent, name)
-
-
 class Play:
-    """A game in progress, drawn and driven by its view; the device moves for its sides."""
+    """A game in progress, drawn and driven by its view; the device moves for its sides.
+    Each screen names itself in NAME, what the serial `state` command reports as "screen":
+    part of the protocol, so a class can be renamed without changing the wire."""
+
+    NAME = "play"
 
     def __init__(self, app, session):
         self.app = app

@@ -5,13 +5,15 @@ from shared_rules import record
 from views import palette
 
 from app import journal, link
-from app.core import only
+from app.heap import only
 
 
 class Confirm:
     """Asked once before a new game replaces the one left unfinished: END? and its name.
     OK ends it for good (an end record, reason abandoned) and starts the new game; BACK
     returns to the setup."""
+
+    NAME = "confirm"  # the serial state's "screen" (see app.core.Play)
 
     def __init__(self, app, setup):
         self.app = app

@@ -1,9 +1,9 @@
 """The menu (choose a game, or resume the one left) and the setup screen (players and
-options).  Loaded when shown, forgotten while a game is played (app.core.forget)."""
+options).  Loaded when shown, forgotten while a game is played (app.heap.forget)."""
 from views import load as load_view
 from views import palette
 
-from app.core import only
+from app.heap import only
 from app.session import PLAYERS, Session
 
 SHORT = {"human": "HUM", "device:easy": "EASY", "device:normal": "NORM", "device:hard": "HARD"}
@@ -15,6 +15,8 @@ RESUME = None  # the menu's first item while a game is left unfinished
 class Menu:
     """Choose a game: left/right, OK.  While a game left by a long BACK is unfinished the
     first item resumes it (RES and the game's name)."""
+
+    NAME = "menu"  # the serial state's "screen" (see app.core.Play)
 
     def __init__(self, app, game_id=None):
         self.app = app
@@ -57,6 +59,8 @@ class Menu:
 class Setup:
     """Players and rules options, one item a screen: up/down item, left/right value,
     OK starts, BACK returns to the menu."""
+
+    NAME = "setup"  # the serial state's "screen" (see app.core.Play)
 
     def __init__(self, app, game_id, options=None, players=("human", "device:normal")):
         self.app = app

@@ -1,5 +1,5 @@
 """Show a game record on the display step by step (the serial command "replay").  Loaded
-when needed, forgotten while a game is played (app.core.forget)."""
+when needed, forgotten while a game is played (app.heap.forget)."""
 from views import load as load_view
 from views import palette
 
@@ -11,6 +11,8 @@ from app.menu import Menu, let_go
 class Replay:
     """A game record shown step by step: left/right step, up/down to either end, OK or BACK
     leaves."""
+
+    NAME = "replay"  # the serial state's "screen" (see app.core.Play)
 
     def __init__(self, app, game_id, game, actions):
         self.app = app

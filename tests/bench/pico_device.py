@@ -56,10 +56,11 @@ def game(app, game_id, actions, samples, levels, check_level):
     time the device's search at each level, twice: once timed alone, once sampling the heap
     in use between its steps (the same search: same position, same seed)."""
     from app import core
+    from app.heap import only
     from app.session import Session
     from shared_rules import search
 
-    core.only(game_id)
+    only(game_id)
     who = "device:" + check_level
     app._playing(Session(game_id, players=(who, who)))
     screen = app.screen

@@ -104,6 +104,27 @@ def test_refused_commands_leave_the_game_on_screen_and_in_the_journal():
     run_app(go)
 
 
+def test_state_reports_each_screen_by_its_name_not_its_class():
+    from app import leave, menu, replay
+
+    wire = [(Play, "play"), (menu.Menu, "menu"), (menu.Setup, "setup"),
+            (leave.Confirm, "confirm"), (replay.Replay, "replay")]
+    assert [screen.NAME for screen, _ in wire] == [name for _, name in wire]  # the protocol
+
+    def go(board, sent):
+        board.start(Session("morris", {}, ("human", "human")))
+
+        class Renamed(Play):  # a class renamed in the code: the wire stays the same
+            pass
+        board.screen = Renamed(board, board.screen.session)
+        board.command({"cmd": "state"})
+        assert sent[-1]["screen"] == "play", sent[-1]
+        board.command({"cmd": "menu"})
+        board.command({"cmd": "state"})
+        assert sent[-1]["screen"] == "menu", sent[-1]
+    run_app(go)
+
+
 def test_settings_that_cannot_be_read_are_the_defaults():
     import os
 

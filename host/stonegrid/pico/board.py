@@ -1,5 +1,6 @@
 """The emulated Pico, host side: the virtual board's engine (pty, control socket, terminal)
-with rp2040js (run.mjs under Node) in place of the unix port.
+with rp2040js (run.mjs under Node) in place of the unix port: the engine's Board with
+another process (_launch, _pumps), serial bytes and presses sent to it as messages.
 
 The chip's USB CDC serial is the pty; its WS2812 data pin, decoded by run.mjs, gives the
 frames; button presses hold the profile's GPIO pins active for a while of emulated time."""
@@ -16,6 +17,7 @@ from stonegrid import build
 from stonegrid.build import repo_root
 from stonegrid.pico import image, parts
 from stonegrid.sim import engine
+from stonegrid.sim.device import check_press
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RUN_MJS = os.path.join(HERE, "run.mjs")
@@ -89,7 +91,7 @@ class PicoBoard(engine.Board):
         self.profile_file = profile_path(board)
         with open(self.profile_file) as f:
             self.profile = json.load(f)
-        self.width, self.height = self.profile["width"], self.profile["height"]
+        self.display.width, self.display.height = self.profile["width"], self.profile["height"]
         self._order = led_order(self.profile)
         colours = self.profile.get("color_order", "GRB")
         self._offsets = [colours.index(c) for c in "RGB"]
@@ -98,53 +100,19 @@ class PicoBoard(engine.Board):
 
     def status(self):
         st = super().status()
-        st["connected"] = self.frame is not None  # the display is the data pin, no channel
+        st["connected"] = self.display.frame is not None  # the display is the data pin
         return st
 
-    def _install_repl(self):
-        pass  # the chip has its own REPL
+    async def _launch(self, cause):
+        return await asyncio.create_subprocess_exec(
+            self.micropython, RUN_MJS, "--bootrom", parts.path(parts.BOOTROM),
+            "--uf2", parts.path(parts.MICROPYTHON), "--flash", os.path.join(self.flash, FLASH_FILE),
+            "--profile", self.profile_file, stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+            start_new_session=True, preexec_fn=engine.die_with_host)
 
-    async def _supervise(self):
-        while not self._stopping:
-            try:
-                proc = await asyncio.create_subprocess_exec(
-                    self.micropython, RUN_MJS, "--bootrom", parts.path(parts.BOOTROM),
-                    "--uf2", parts.path(parts.MICROPYTHON), "--flash", os.path.join(self.flash, FLASH_FILE),
-                    "--profile", self.profile_file, stdin=asyncio.subprocess.PIPE,
-                    stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-                    start_new_session=True, preexec_fn=engine._child_setup)
-            except OSError as e:
-                self.log("cannot start %s: %s" % (self.micropython, e))
-                await self._pause(5)
-                continue
-            self.proc = proc
-            self._up = True
-            self.boots += 1
-            self._set_frame(None)
-            self._notify("status")
-            if self._client and not self._reading:
-                self._start_reading()
-            pumps = [self._spawn_task(self._pump_messages(proc)),
-                     self._spawn_task(self._pump_errors(proc))]
-            rc = await proc.wait()
-            await asyncio.gather(*pumps, return_exceptions=True)
-            self.proc = None
-            self.exits += 1
-            self.last_exit = rc
-            self._set_frame(None)
-            self._notify("status")
-            if self._stopping:
-                break
-            if rc == engine.EXIT_RESET:
-                delay = 0
-                self.log("hard reset")
-            elif self._power_cycle:
-                delay = 0.1
-            else:
-                delay = 1.0
-                self.log("the emulator exited with code %s; power-cycling in 1 s" % rc)
-            self._power_cycle = False
-            await self._pause(delay)
+    def _pumps(self, proc):
+        return [self._pump_messages(proc), self._pump_errors(proc)]
 
     async def _pump_errors(self, proc):
         while True:
@@ -160,16 +128,11 @@ class PicoBoard(engine.Board):
                 payload = await proc.stdout.readexactly(struct.unpack("<I", head[1:])[0])
                 kind = head[:1]
                 if kind == b"S":
-                    self.out_total += len(payload)
-                    self.output += payload
-                    del self.output[:max(0, len(self.output) - engine.OUTPUT_KEEP)]
-                    self._to_pty(payload)
-                    self._notify("output")
+                    self._wrote(payload)
                 elif kind == b"F":
-                    self._set_frame(self._rgb(payload))
+                    self.display.show(self._rgb(payload))
                 elif kind == b"U":
-                    self.ups += 1
-                    self._notify("status")
+                    self._board_up()
         except asyncio.IncompleteReadError:
             return
 
@@ -192,7 +155,7 @@ class PicoBoard(engine.Board):
         self._send(b"S", data)  # Ctrl-C is a byte like any other: the chip handles it
 
     def press(self, button, kind="press"):
-        engine.check_press(button, kind)
+        check_press(button, kind)
         gpio = self.profile["buttons"][button]
         return self._send(b"P", b"%d %d" % (gpio, LONG_MS if kind == "long" else PRESS_MS))
 

@@ -6,9 +6,11 @@
         sim.client.press("ok")           # the control socket (Client)
         sim.client.frame().pixel(0, 0)
 
-The pieces: boardshell.py (runs inside MicroPython: the board's USB-serial REPL), engine.py
-(the host side: process, pty relay, device channel, control socket), render.py (terminal),
-png.py (screenshots), sync.py (paths, copying the firmware to the flash directory).
+The pieces: boardshell.py (runs inside MicroPython: the board's USB-serial REPL); the host
+side: engine.py (the board: its process, and the parts wired to it), serialport.py (the pty),
+stdio.py (the process's stdin and stdout as a serial line), device.py (LEDs and buttons),
+control.py (the control socket); render.py (terminal), png.py (screenshots), sync.py (paths,
+copying the firmware to the flash directory).
 """
 from stonegrid.sim.client import BoardThread, Client, Frame, SimError, SimProcess, spawn
 from stonegrid.sim.sync import default_flash_dir, repo_root, sync

@@ -54,13 +54,14 @@ def pictures_dir():
     return os.path.join(base, "stonegrid")
 
 
-def save_png(board):
-    """Save the board's frame as a PNG in pictures_dir(); returns its path."""
+def save_png(display):
+    """Save the frame on the board's display (engine.Board.display) as a PNG in
+    pictures_dir(); returns its path."""
     from stonegrid.sim import png
     folder = pictures_dir()
     os.makedirs(folder, exist_ok=True)
     path = os.path.join(folder, time.strftime("stonegrid-%Y%m%d-%H%M%S.png"))
-    png.save(path, board.width, board.height, board.frame)
+    png.save(path, display.width, display.height, display.frame)
     return path
 
 
@@ -223,10 +224,10 @@ class TerminalUI:
             self._on_event("status")
 
     def _png(self):
-        if self.board.frame is None:
+        if self.board.display.frame is None:
             self.message = "no frame to save"
             return
-        self.message = "saved " + save_png(self.board)
+        self.message = "saved " + save_png(self.board.display)
 
     def draw(self):
         self._dirty = False
@@ -237,9 +238,10 @@ class TerminalUI:
         except OSError:
             cols, rows = 0, 0
         cols, rows = cols or 80, rows or 24  # 0: the size is not known
-        scale = self.scale or (2 if cols >= b.width * 2 + 44 and rows >= b.height + 8 else 1)
-        matrix = ansi_lines(b.width, b.height, b.frame, scale)
-        mw = b.width * scale
+        d = b.display
+        scale = self.scale or (2 if cols >= d.width * 2 + 44 and rows >= d.height + 8 else 1)
+        matrix = ansi_lines(d.width, d.height, d.frame, scale)
+        mw = d.width * scale
         st = b.status()
         state = ("running" if st["running"] else "off") + (
             ", firmware connected" if st["connected"] else ", no display")
