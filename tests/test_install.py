@@ -1,0 +1,94 @@
+"""`pip install .` (not editable) gives a stonegrid that works outside the checkout: it builds
+the firmware, replays a log with the firmware's views and says its version."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+
+import pytest
+
+from runtimes import ROOT
+
+SOURCE = ("pyproject.toml", "README.md", "host", "firmware", "shared_rules", "hardware")
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    """(bin folder, env) of a fresh venv holding stonegrid installed from a copy of the source.
+    The pinned dependencies come from this venv (a .pth file), so nothing is downloaded."""
+    base = tmp_path_factory.mktemp("install")
+    src = base / "src"
+    src.mkdir()
+    for name in SOURCE:
+        path = os.path.join(ROOT, name)
+        if os.path.isdir(path):
+            shutil.copytree(path, src / name, ignore=shutil.ignore_patterns(
+                "__pycache__", "*.egg-info", "*.mpy"))
+        else:
+            shutil.copy(path, src / name)
+    venv = base / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()"
+                           "['purelib'])"], capture_output=True, text=True, check=True)
+    with open(os.path.join(site.stdout.strip(), "pinned-dependencies.pth"), "w") as f:
+        f.write(sysconfig.get_paths()["purelib"] + "\n")
+    pip = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q",
+                          "--no-deps", "--no-build-isolation", "--no-index", str(src)],
+                         capture_output=True, text=True, timeout=120)
+    assert pip.returncode == 0, pip.stdout + pip.stderr
+    shutil.rmtree(src)  # nothing of the source is left to lean on
+    env = dict(os.environ, PATH=os.pathsep.join([str(venv / "bin"), os.path.dirname(
+        sys.executable), os.environ.get("PATH", "")]))
+    for name in ("STONEGRID_ROOT", "PYTHONPATH"):
+        env.pop(name, None)
+    return venv / "bin", env, base
+
+
+def stonegrid(installed, *args):
+    bin_dir, env, cwd = installed
+    return subprocess.run([str(bin_dir / "stonegrid")] + list(args), capture_output=True,
+                          text=True, timeout=120, env=env, cwd=str(cwd))
+
+
+def installed_python(installed, code):
+    bin_dir, env, cwd = installed
+    return subprocess.run([str(bin_dir / "python"), "-c", code], capture_output=True, text=True,
+                          env=env, cwd=str(cwd), check=True).stdout.split()
+
+
+def test_the_installed_package_is_not_the_checkout(installed):
+    files = installed_python(installed, "import stonegrid, shared_rules; "
+                             "print(stonegrid.__file__, shared_rules.__file__)")
+    assert all(path.startswith(str(installed[0].parent)) for path in files), files
+
+
+def test_help_and_one_version_everywhere(installed):
+    out = stonegrid(installed, "--help")
+    assert out.returncode == 0 and "replay" in out.stdout, out.stderr
+    from app import VERSION  # what the board reports as `fw`
+    out = stonegrid(installed, "--version")
+    assert out.returncode == 0 and out.stdout.split() == ["stonegrid", VERSION], out
+    assert installed_python(installed, "import importlib.metadata, stonegrid; print(importlib."
+                            "metadata.version('stonegrid'), stonegrid.__version__)") == [
+        VERSION, VERSION]
+
+
+def test_build_a_uf2(installed):
+    out = stonegrid(installed, "build", "--uf2", "app.uf2")
+    assert out.returncode == 0, out.stderr
+    assert (installed[2] / "app.uf2").stat().st_size > 600 * 1024
+
+
+def test_replay_draws_with_the_firmware_views(installed):
+    from helpers import random_game
+    from shared_rules import load
+    from stonegrid import records
+    g = random_game(load("mixtour"), 5)
+    path = installed[2] / "game.jsonl"
+    path.write_text("\n".join(records.to_records({"game": "mixtour", "fw": "t"}, g)) + "\n")
+    out = stonegrid(installed, "replay", str(path), "--to", str(g.plies()), "--gif", "game.gif")
+    assert out.returncode == 0, out.stderr
+    assert "ply %d/%d" % (g.plies(), g.plies()) in out.stdout and (installed[2] / "game.gif").exists(), out.stdout
