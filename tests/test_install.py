@@ -92,3 +92,24 @@ def test_replay_draws_with_the_firmware_views(installed):
     out = stonegrid(installed, "replay", str(path), "--to", str(g.plies()), "--gif", "game.gif")
     assert out.returncode == 0, out.stderr
     assert "ply %d/%d" % (g.plies(), g.plies()) in out.stdout and (installed[2] / "game.gif").exists(), out.stdout
+
+
+def test_the_virtual_board_runs_the_installed_firmware(installed):
+    bin_dir, env, cwd = installed
+    from app import VERSION
+    from boardkit import Serial
+    sim = subprocess.Popen([str(bin_dir / "stonegrid"), "sim", "--headless", "--flash",
+                            str(cwd / "flash")], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, env=env, cwd=str(cwd))
+    try:
+        first = sim.stdout.readline()
+        assert first.startswith("serial: "), first + sim.stderr.read()
+        ser = Serial(first.split(None, 1)[1].strip())
+        try:
+            ser.send({"cmd": "hello"})
+            assert ser.wait(lambda o: o.get("t") == "hello", 30)["fw"] == VERSION
+        finally:
+            ser.close()
+    finally:
+        sim.terminate()
+        sim.wait(timeout=30)
