@@ -113,3 +113,13 @@ def test_the_virtual_board_runs_the_installed_firmware(installed):
     finally:
         sim.terminate()
         sim.wait(timeout=30)
+
+
+@pytest.mark.parametrize("args,missing", [
+    (["web", "--no-open", "--port", "0"], "micropython.wasm"),
+    (["sim", "--headless", "--board", "pico-ws2812"], "rp2040js"),
+])
+def test_what_needs_the_node_packages_of_a_checkout_says_so(installed, args, missing):
+    out = stonegrid(installed, *args)
+    assert out.returncode == 2 and missing in out.stderr and "npm ci" in out.stderr, out.stderr
+    assert "Traceback" not in out.stderr
