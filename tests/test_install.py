@@ -1,6 +1,6 @@
 """`pip install .` (not editable) gives a stonegrid that works outside the checkout: it builds
-the firmware, replays a log with the firmware's views and says its version."""
-import json
+the firmware, runs it on the virtual board, replays a log with the firmware's views and says
+its version, which one place names."""
 import os
 import shutil
 import subprocess
@@ -14,10 +14,30 @@ from runtimes import ROOT
 SOURCE = ("pyproject.toml", "README.md", "host", "firmware", "shared_rules", "hardware")
 
 
+def test_the_version_is_named_once_by_the_firmware():
+    """pyproject.toml reads its version from firmware/app's VERSION (what a board reports as
+    `fw`), and so does stonegrid.__version__; the install test below checks what an install
+    makes of them."""
+    import tomllib
+
+    import stonegrid
+    from app import VERSION
+    with open(os.path.join(ROOT, "pyproject.toml"), "rb") as f:
+        project = tomllib.load(f)
+    assert "version" not in project["project"] and "version" in project["project"]["dynamic"]
+    setuptools = project["tool"]["setuptools"]
+    module, _, name = setuptools["dynamic"]["version"]["attr"].rpartition(".")
+    package, _, leaf = module.rpartition(".")
+    assert (os.path.join(setuptools["package-dir"][package], leaf), name) == (
+        os.path.join("firmware", "app"), "VERSION")
+    assert stonegrid.__version__ == VERSION
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
-    """(bin folder, env) of a fresh venv holding stonegrid installed from a copy of the source.
-    The pinned dependencies come from this venv (a .pth file), so nothing is downloaded."""
+    """(bin folder, env, a folder outside the checkout) of a fresh venv holding stonegrid
+    installed from a copy of the source.  The pinned dependencies come from this venv (a .pth
+    file), and setuptools too (no build isolation), so nothing is downloaded."""
     base = tmp_path_factory.mktemp("install")
     src = base / "src"
     src.mkdir()
