@@ -33,6 +33,23 @@ def test_the_version_is_named_once_by_the_firmware():
     assert stonegrid.__version__ == VERSION
 
 
+def test_the_host_loads_the_views_under_its_own_name(tmp_path):
+    """Replay draws with the firmware's views without making app, hal or views top-level names
+    of the host process (a fresh one: the tests' own sys.path has the firmware on it)."""
+    code = ("import sys\n"
+            "from shared_rules import load\n"
+            "from stonegrid import replay\n"
+            "g = load('morris').Game()\n"
+            "g.play('d7')\n"
+            "frame = replay.Frames({'game': 'morris'}, g).at(1)\n"
+            "print(len(frame), sys.modules['stonegrid.firmware.views.morris'].__file__)\n"
+            "print(sorted(set(sys.modules) & {'app', 'hal', 'views'}), "
+            "[p for p in sys.path if p.endswith('firmware')])\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=str(tmp_path), check=True).stdout.splitlines()
+    assert out == ["768 %s" % os.path.join(ROOT, "firmware", "views", "morris.py"), "[] []"]
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
     """(bin folder, env, a folder outside the checkout) of a fresh venv holding stonegrid
