@@ -26,7 +26,7 @@ def _import(name, globals=None, locals=None, fromlist=(), level=0):
     return module if fromlist else sys.modules[__name__ + "." + top]
 
 
-_BUILTINS = dict(vars(builtins), __import__=_import)
+_BUILTINS = dict(vars(builtins), __import__=_import)  # the builtins with that one name changed
 
 
 class _Loader(importlib.machinery.SourceFileLoader):
