@@ -8,15 +8,18 @@ import subprocess
 import sys
 import tempfile
 
+from stonegrid import TREE
+
 CODE_DIRS = ("app", "hal", "views")  # under firmware/; plus shared_rules/
 BOOT = "main.py"  # stays source at the flash root: the board runs it at boot
 
 
 def repo_root():
-    """The checkout this package runs from (the project is installed editable), or the
-    tree named by $STONEGRID_ROOT."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    root = os.environ.get("STONEGRID_ROOT") or os.path.dirname(os.path.dirname(here))
+    """The project tree the tools build from: firmware/, shared_rules/ and hardware/ (and, in a
+    checkout, node_modules/ from `npm ci`).  $STONEGRID_ROOT names one; else it is the tree
+    this package came with: its checkout (installed editable), or the copy that `pip install .`
+    put inside the installed package."""
+    root = os.environ.get("STONEGRID_ROOT") or TREE
     if not os.path.isdir(os.path.join(root, "firmware")):
         raise ValueError("cannot find the firmware/ tree in %s (is $STONEGRID_ROOT a stonegrid "
                          "checkout?)" % root)

@@ -6,16 +6,12 @@ import os
 import sys
 
 from stonegrid import records
-from stonegrid.build import repo_root
 
 
 def _views():
-    firmware = os.path.join(repo_root(), "firmware")
-    if firmware not in sys.path:
-        sys.path.insert(0, firmware)
-    import views
-    from views import palette
-    from views.canvas import Canvas
+    from stonegrid.firmware import views
+    from stonegrid.firmware.views import palette
+    from stonegrid.firmware.views.canvas import Canvas
     return views, palette, Canvas
 
 
