@@ -35,7 +35,7 @@ class Session:
         self.players = tuple(players)
         self.lines = []  # record lines kept back from the serial link while secret
         if game is not None and game.hidden():  # journalled secret actions, not sent yet
-            from app.core import forget
+            from app.heap import forget
             from app.secret import held_back  # rarely needed: not kept in the heap
 
             self.lines = held_back(game)
