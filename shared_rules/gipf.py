@@ -398,7 +398,7 @@ class Game(_Game):
             return a >= _REMOVE and a in self.legal()
         return a < NRAYS and self._cnt[RAY_LINE[a]] < _LL[RAY_LINE[a]]
 
-    def _do(self, a):
+    def play_unchecked(self, a):
         hist = self._hist
         n0 = len(hist)
         p = self._p

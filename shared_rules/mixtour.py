@@ -35,8 +35,8 @@ PLAYERS = ("White", "Red")
 
 PIECES = const(20)  # pieces per player
 MAX_POINTS = const(0x3FFFFFFF)  # largest points_to_win: ints stay below 2^30
-_MOVE = const(25)
-_N = const(625)  # action step from n to n + 1 pieces
+MOVE = const(25)  # the action ranges (above), public for the device opponent
+PAIRS = const(625)  # (from, to) square pairs: the action step from n to n + 1 pieces
 PASS = const(2525)
 _END = const(2526)
 _COUNTED = const(1 << 13)  # history flag: the position after this action was counted
@@ -77,7 +77,7 @@ def distance(f, t):
 
 def move(f, n, t):
     """The action that moves the top n pieces from square f onto square t."""
-    return _MOVE + ((n - 1) * 25 + f) * 25 + t
+    return MOVE + ((n - 1) * 25 + f) * 25 + t
 
 
 def _square(name, s):
@@ -203,13 +203,13 @@ class Game(_Game):
                     v = b[t]
                     if v:
                         if v & 7 == k:
-                            a = _MOVE + f * 25 + t
+                            a = MOVE + f * 25 + t
                             for _ in range(fh):
                                 if a != ban:
                                     if out is None:
                                         return True
                                     out.append(a)
-                                a += _N
+                                a += PAIRS
                         break
         return False
 
@@ -238,17 +238,17 @@ class Game(_Game):
     def _is_legal(self, a):
         if self._result is not None or not 0 <= a < _END:
             return False
-        if a < _MOVE:
+        if a < MOVE:
             return self._res[self._p] > 0 and self._b[a] == 0
         if a == PASS:
             return not self._can_enter() and not self._moves(None)
         if a == self._ban:
             return False
-        n, r = divmod(a - _MOVE, 625)
+        n, r = divmod(a - MOVE, PAIRS)
         f, t = divmod(r, 25)
         return self._fits(f, n + 1, t)
 
-    def _do(self, a):
+    def play_unchecked(self, a):
         # history per action: the action, then the restriction before it (12 bits) | the pass
         # flag before it << 12 | _COUNTED | the colours of a removed stack << 14 | _FRESH
         p, b = self._p, self._b
@@ -264,13 +264,13 @@ class Game(_Game):
             self._passed = 1
         else:
             self._passed = 0
-            if a < _MOVE:
+            if a < MOVE:
                 b[a] = 1 | p << 3
                 self._res[p] -= 1
                 hist[-1] |= _FRESH
                 self._seen.clear()
             else:
-                n, r = divmod(a - _MOVE, 625)
+                n, r = divmod(a - MOVE, PAIRS)
                 f, t = divmod(r, 25)
                 n += 1
                 fv = b[f]
@@ -296,7 +296,7 @@ class Game(_Game):
                 else:
                     b[t] = h | c << 3
                     if keep == th:  # the exact reversal is possible: forbid it
-                        self._ban = _MOVE + ((n - 1) * 25 + t) * 25 + f
+                        self._ban = MOVE + ((n - 1) * 25 + t) * 25 + f
         hist[-1] |= _COUNTED
         if self._count_position() >= 3:
             self._result = (None, REPETITION)
@@ -341,7 +341,7 @@ class Game(_Game):
         self._seen.clear()
         self._count_position()
         while redo:
-            self._do(redo.pop())
+            self.play_unchecked(redo.pop())
 
     def _back(self):
         """Take back the last action, the counts aside."""
@@ -354,11 +354,11 @@ class Game(_Game):
         self._passed = info >> 12 & 1
         self._result = None
         b = self._b
-        if a < _MOVE:
+        if a < MOVE:
             b[a] = 0
             self._res[p] += 1
         elif a != PASS:
-            n, r = divmod(a - _MOVE, 625)
+            n, r = divmod(a - MOVE, PAIRS)
             f, t = divmod(r, 25)
             n += 1
             tv = b[t]
@@ -399,11 +399,11 @@ class Game(_Game):
     def text(self, a):
         if not isinstance(a, int) or not 0 <= a < _END:
             raise NotationError("not a mixtour action: %r" % (a,))
-        if a < _MOVE:
+        if a < MOVE:
             return SQUARES[a]
         if a == PASS:
             return "pass"
-        n, r = divmod(a - _MOVE, 625)
+        n, r = divmod(a - MOVE, PAIRS)
         f, t = divmod(r, 25)
         if not distance(f, t):
             raise NotationError("not a mixtour action: %r (%s and %s are not on a line)"
@@ -503,7 +503,7 @@ class Game(_Game):
         last, ban = fields[4], 0
         if last not in ("-", "pass"):
             ban = self._parse(last)
-            if not _MOVE <= ban < PASS:
+            if not MOVE <= ban < PASS:
                 raise NotationError("the restriction is a move like b2-a1, '-' or 'pass', "
                                     "not %r" % last)
         won = [side for side in (0, 1) if score[side] >= self._goal]
@@ -514,7 +514,7 @@ class Game(_Game):
         self._passed = 1 if last == "pass" else 0
         self._ban = 0
         if ban:
-            n, r = divmod(ban - _MOVE, 625)
+            n, r = divmod(ban - MOVE, PAIRS)
             f, t = divmod(r, 25)
             if self._fits(f, n + 1, t):  # a restriction that could not bite is none
                 self._ban = ban

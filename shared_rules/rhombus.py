@@ -273,7 +273,7 @@ class Game(_Game):
                 | self._p << 12 | self._first << 13 | self._cur << 14
                 | (1 if self._step < 0 else 0) << 21)
 
-    def _do(self, a):
+    def play_unchecked(self, a):
         self._hist.append(a | self._pack() << 7)
         p = self._p
         if a >= BID:

@@ -20,10 +20,10 @@ only the opponent imports (human-vs-human games do not pay its memory):
                            evaluate(), e.g. to cache what evaluate() then updates cheaply
 
 Work is counted in units: one unit per action played and one per evaluate().  Inside the
-search, actions taken from legal() are played with the game's _do(a) (core.Game's contract:
-play() without its legality check).  A level is a budget of
-units, not of time, so the device plays the same moves on every runtime and at any speed;
-tests/bench/ai.py translates budgets into think time on an RP2040.
+search, actions taken from legal() are played with the game's play_unchecked(a) (core.Game's
+contract: play() without its legality check).  A level is a budget of units, not of time,
+so the device plays the same moves on every runtime and at any speed; tests/bench/ai.py
+translates budgets into think time on an RP2040.
 
 Hidden information, generically: the search only ever sees game.view_for(p).  When the last
 action(s) of that view are hidden (view.hidden() > 0), it undoes them and tries every
@@ -155,7 +155,7 @@ class Search:
         if self.done:
             return True
         g, me = self.g, self.me
-        do = g._do  # play() without its legality check: the actions come from legal()
+        do = g.play_unchecked  # no legality check: the actions come from legal()
         evaluate = self.ai.evaluate
         order = getattr(self.ai, "order", None)
         acts, idx, lo, hi = self._acts, self._idx, self._lo, self._hi

@@ -201,9 +201,9 @@ def test_budget_is_the_work_done():
     counts = [0, 0]
 
     class Counted(morris.Game):
-        def _do(self, a):  # what play() does once the action is known to be legal
+        def play_unchecked(self, a):  # what play() does once the action is known to be legal
             counts[0] += 1
-            morris.Game._do(self, a)
+            morris.Game.play_unchecked(self, a)
 
     class Ai:
         NODES = (1, 2, 3)
