@@ -494,30 +494,43 @@ class Game(_Game):
                                     % (PLAYERS[side], PIECES, s))
         score = []
         for f in fields[1:3]:
-            if not f.isdigit() or int(f) > MAX_POINTS:
-                raise NotationError("scores are numbers from 0 to %d, not %r in %r"
-                                    % (MAX_POINTS, f, s))
+            if not f.isdigit() or int(f) > self._goal:
+                raise NotationError("scores: %r is not a number from 0 to points_to_win (%d), "
+                                    "in %r" % (f, self._goal, s))
             score.append(int(f))
         if fields[3] not in ("0", "1"):
             raise NotationError("the side to act is 0 or 1, not %r in %r" % (fields[3], s))
+        p = int(fields[3])
         last, ban = fields[4], 0
         if last not in ("-", "pass"):
             ban = self._parse(last)
             if not MOVE <= ban < PASS:
                 raise NotationError("the restriction is a move like b2-a1, '-' or 'pass', "
                                     "not %r" % last)
-        won = [side for side in (0, 1) if score[side] >= self._goal]
+        won = [side for side in (0, 1) if score[side] == self._goal]
         if len(won) == 2:
-            raise NotationError("both players have reached %d points in %r" % (self._goal, s))
-        self._b, self._score, self._p = b, score, int(fields[3])
-        self._res = [PIECES - count[0], PIECES - count[1]]
-        self._passed = 1 if last == "pass" else 0
-        self._ban = 0
-        if ban:
+            raise NotationError("scores: both players have reached %d points in %r"
+                                % (self._goal, s))
+        g = Game(**self.options)
+        g._b, g._res = b, [PIECES - count[0], PIECES - count[1]]
+        why = None
+        if won and last != "-":  # the scoring move ended the game and bans nothing
+            why = "the game ended with a score"
+        elif ban:
             n, r = divmod(ban - MOVE, PAIRS)
             f, t = divmod(r, 25)
-            if self._fits(f, n + 1, t):  # a restriction that could not bite is none
-                self._ban = ban
+            if not g._fits(f, n + 1, t):  # recorded only when the reversal is possible
+                why = "that move is not possible here"
+        elif last == "pass":
+            g._p = 1 - p  # the one who passed had nothing else but, at most, a banned move
+            acts = g.legal()
+            if len(acts) > 1 or acts[0] < MOVE:
+                why = "%s could enter or move, so did not pass" % PLAYERS[1 - p]
+        if why:
+            raise NotationError("restriction %s: %s, in %r" % (last, why, s))
+        self._b, self._score, self._p, self._res = b, score, p, g._res
+        self._passed = 1 if last == "pass" else 0
+        self._ban = ban
         self._hist, self._seen = history(), {}
         self._result = (won[0], POINTS) if won else None
         self._count_position()

@@ -85,6 +85,23 @@ def _in_mills(board):
     return inside
 
 
+def _owed(own, pending, double):
+    """Why stones `own` cannot owe `pending` removals (a mill closed by the last placement or
+    move: two need two mills through one point and double_mill_takes_two), or None."""
+    mills = [m for m in MILLS if own & m == m]
+    if not mills:
+        return "no mill stands"
+    if pending == 2:
+        if not double:
+            return "two are owed only with double_mill_takes_two"
+        for m in mills:
+            for m2 in mills:
+                if m != m2 and m & m2:
+                    return None
+        return "no two mills share the point that closed them"
+    return None
+
+
 def _point(name, s):
     if name not in POINTS:
         raise NotationError("unknown point %r in %r (points are a1..g7 on the lines)" % (name, s))
@@ -418,13 +435,38 @@ class Game(_Game):
             raise NotationError("side to act is 0 or 1 and removals owed 0..2 in %r" % s)
         for side in (0, 1):
             if not 0 <= hand[side] or men[side] + hand[side] > _STONES:
-                raise NotationError("%s has more than %d stones in %r"
-                                    % (PLAYERS[side], _STONES, s))
+                raise NotationError("stones in hand: %s has %d on the board and %d in hand, "
+                                    "not 0..%d in all, in %r"
+                                    % (PLAYERS[side], men[side], hand[side], _STONES, s))
+        q = 1 - p
+        short = [men[side] + hand[side] < 3 for side in (0, 1)]
+        if short[p]:  # play ends the game as the other side drops below 3 (he is left to act)
+            raise NotationError("side to act: %s has fewer than 3 stones and would never act, "
+                                "in %r" % (PLAYERS[p], s))
+        if pending:
+            why = _owed(board[p], pending, self._double)
+            if not why and not men[q] and not short[q]:
+                why = "%s has no stone on the board to remove" % PLAYERS[q]
+            if why:
+                raise NotationError("removals owed: %d, but %s, in %r" % (pending, why, s))
+        acted = pending or short[q]  # p has acted this turn: his placement is counted
+        if hand[0] or hand[1]:
+            ahead = hand[1] - hand[0]  # Red places first: 0 or 1 placements ahead of Green
+            if ahead != (1 if (p == 1) != bool(acted) else 0):
+                raise NotationError("stones in hand: %d and %d do not fit %s to act (Red "
+                                    "places first, then each in turn), in %r"
+                                    % (hand[0], hand[1], PLAYERS[p], s))
         bans = []
         for side, b in enumerate(fields[5:]):
             a = 0 if b == "-" else self._parse(b)
             if a and not MOVE <= a < REMOVE:
                 raise NotationError("a ban is a move like d7-d6 or '-', not %r" % b)
+            if a and not self._no_returns:
+                raise NotationError("ban %s: bans come only with no_immediate_returns, in %r"
+                                    % (b, s))
+            if a and (hand[0] or hand[1]):
+                raise NotationError("ban %s: no stone moves while stones are in hand, in %r"
+                                    % (b, s))
             bans.append(a)
         self._board, self._hand, self._men, self._ban = board, hand, men, bans
         self._p, self._pending = p, pending
@@ -434,7 +476,7 @@ class Game(_Game):
             if board[i // 24] >> i % 24 & 1:
                 self._z ^= _Z[i]
         self._start = self.position()
-        if men[p] + hand[p] < 3:
-            self._result = (1 - p, MEN)
+        if short[q]:  # the removal that left him short ended the game (removals may be owed)
+            self._result = (p, MEN)
         elif pending == 0:
             self._finish_turn()

@@ -77,13 +77,13 @@ def test_search_leaves_the_game_it_is_given_as_it_found_it():
 
 
 def test_finds_the_mill_that_wins_morris():
-    # Red a1 d1, one in hand; Green has three stones in all: g1 closes a mill, the removal
-    # leaves Green two
+    # Red a1 d1, one in hand; Green has three stones in all (two on the board): g1 closes a
+    # mill, the removal leaves Green two
     cells = ["."] * 24
     cells[0] = cells[1] = "R"
-    cells[morris.POINTS.index("e4")] = "G"
+    cells[morris.POINTS.index("e4")] = cells[morris.POINTS.index("b6")] = "G"
     g = morris.Game()
-    g.set_position("%s 1 2 0 0 - -" % "".join(cells))
+    g.set_position("%s 1 1 0 0 - -" % "".join(cells))
     play_device_turn(g, nodes=100)
     assert g.result() == (0, "men"), g.turns()
 
