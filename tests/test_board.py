@@ -136,7 +136,9 @@ def test_full_game_of_each_from_buttons_against_the_device(board, game_id):
     winner = m.game.result()[0]
     if winner is not None and not getattr(m.view, "SHOWS_RESULT", False):
         want = tuple(SCALE[v] for v in m.ui.colours[winner].to_bytes(3, "big"))
-        board.client.wait_until(lambda f: f.pixel(14, 2) == want, timeout=5)
+        card = [(x, y) for x in (13, 14, 15) for y in range(1, 6)]  # the app's 3x5 swatch
+        board.client.wait_until(lambda f: all(f.pixel(x, y) == want for x, y in card),
+                                timeout=5)
 
 
 def test_morris_key_moments_pixel_by_pixel(board):
