@@ -26,7 +26,7 @@ except ImportError:
         return x
 
 from shared_rules.core import (Game as _Game, IllegalMove, NotationError, OptionError,
-                               DOUBLE_PASS, POINTS, REPETITION)
+                               DOUBLE_PASS, POINTS, REPETITION, bad_position)
 from shared_rules.history import history, pop
 
 ID = "mixtour"
@@ -497,8 +497,7 @@ class Game(_Game):
         score = []
         for f in fields[1:3]:
             if not f.isdigit() or int(f) > self._goal:
-                raise NotationError("scores: %r is not a number from 0 to points_to_win (%d), "
-                                    "in %r" % (f, self._goal, s))
+                raise bad_position("scores", "each 0 to points_to_win", s)
             score.append(int(f))
         if fields[3] not in ("0", "1"):
             raise NotationError("the side to act is 0 or 1, not %r in %r" % (fields[3], s))
@@ -511,25 +510,24 @@ class Game(_Game):
                                     "not %r" % last)
         won = [side for side in (0, 1) if score[side] == self._goal]
         if len(won) == 2:
-            raise NotationError("scores: both players have reached %d points in %r"
-                                % (self._goal, s))
+            raise bad_position("scores", "both reached points_to_win", s)
         g = Game(**self.options)
         g._b, g._res = b, [PIECES - count[0], PIECES - count[1]]
         why = None
         if won and last != "-":  # the scoring move ended the game and bans nothing
-            why = "the game ended with a score"
+            why = "none after the winning score"
         elif ban:
             n, r = divmod(ban - _MOVE, _PAIRS)
             f, t = divmod(r, 25)
             if not g._fits(f, n + 1, t):  # recorded only when the reversal is possible
-                why = "that move is not possible here"
+                why = "not possible here"
         elif last == "pass":
             g._p = 1 - p  # the one who passed had nothing else but, at most, a banned move
             acts = g.legal()
             if len(acts) > 1 or acts[0] < _MOVE:
-                why = "%s could enter or move, so did not pass" % PLAYERS[1 - p]
+                why = "the one who passed had a move"
         if why:
-            raise NotationError("restriction %s: %s, in %r" % (last, why, s))
+            raise bad_position("restriction", why, s)
         self._b, self._score, self._p, self._res = b, score, p, g._res
         self._passed = 1 if last == "pass" else 0
         self._ban = ban

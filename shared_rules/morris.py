@@ -16,7 +16,7 @@ except ImportError:
         return x
 
 from shared_rules.core import (Game as _Game, IllegalMove, NotationError, BLOCKED, MEN,
-                               REPETITION)
+                               REPETITION, bad_position)
 
 ID = "morris"
 NAME = "Nine Men's Morris"
@@ -93,12 +93,12 @@ def _owed(own, pending, double):
         return "no mill stands"
     if pending == 2:
         if not double:
-            return "two are owed only with double_mill_takes_two"
+            return "two need double_mill_takes_two"
         for m in mills:
             for m2 in mills:
                 if m != m2 and m & m2:
                     return None
-        return "no two mills share the point that closed them"
+        return "two need two mills on one point"
     return None
 
 
@@ -435,38 +435,32 @@ class Game(_Game):
             raise NotationError("side to act is 0 or 1 and removals owed 0..2 in %r" % s)
         for side in (0, 1):
             if not 0 <= hand[side] or men[side] + hand[side] > _STONES:
-                raise NotationError("stones in hand: %s has %d on the board and %d in hand, "
-                                    "not 0..%d in all, in %r"
-                                    % (PLAYERS[side], men[side], hand[side], _STONES, s))
+                raise bad_position("stones in hand", "%s has more than %d stones or fewer "
+                                   "than none" % (PLAYERS[side], _STONES), s)
         q = 1 - p
         short = [men[side] + hand[side] < 3 for side in (0, 1)]
         if short[p]:  # play ends the game as the other side drops below 3 (he is left to act)
-            raise NotationError("side to act: %s has fewer than 3 stones and would never act, "
-                                "in %r" % (PLAYERS[p], s))
+            raise bad_position("side to act", PLAYERS[p] + " has fewer than 3 stones", s)
         if pending:
             why = _owed(board[p], pending, self._double)
             if not why and not men[q] and not short[q]:
-                why = "%s has no stone on the board to remove" % PLAYERS[q]
+                why = "no stone to take"
             if why:
-                raise NotationError("removals owed: %d, but %s, in %r" % (pending, why, s))
+                raise bad_position("removals owed", why, s)
         acted = pending or short[q]  # p has acted this turn: his placement is counted
         if hand[0] or hand[1]:
             ahead = hand[1] - hand[0]  # Red places first: 0 or 1 placements ahead of Green
             if ahead != (1 if (p == 1) != bool(acted) else 0):
-                raise NotationError("stones in hand: %d and %d do not fit %s to act (Red "
-                                    "places first, then each in turn), in %r"
-                                    % (hand[0], hand[1], PLAYERS[p], s))
+                raise bad_position("stones in hand", "Red places first, then each in turn", s)
         bans = []
         for side, b in enumerate(fields[5:]):
             a = 0 if b == "-" else self._parse(b)
             if a and not MOVE <= a < REMOVE:
                 raise NotationError("a ban is a move like d7-d6 or '-', not %r" % b)
             if a and not self._no_returns:
-                raise NotationError("ban %s: bans come only with no_immediate_returns, in %r"
-                                    % (b, s))
+                raise bad_position("ban", "only with no_immediate_returns", s)
             if a and (hand[0] or hand[1]):
-                raise NotationError("ban %s: no stone moves while stones are in hand, in %r"
-                                    % (b, s))
+                raise bad_position("ban", "no move while stones are in hand", s)
             bans.append(a)
         self._board, self._hand, self._men, self._ban = board, hand, men, bans
         self._p, self._pending = p, pending
