@@ -22,12 +22,6 @@ class OptionError(ValueError):
     """An unknown game option, or a value out of its range."""
 
 
-def bad_position(field, why, text):
-    """The error for position text that play cannot reach: it names the field and says why
-    (one format, so that each game's messages stay short on a small heap)."""
-    return NotationError("%s: %s, in %r" % (field, why, text))
-
-
 # Result reasons, shared so that the UI and logs can name them uniformly.
 MEN = "men"                # Morris: fewer than 3 stones
 BLOCKED = "blocked"        # the player to move has no legal action

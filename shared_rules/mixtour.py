@@ -26,7 +26,7 @@ except ImportError:
         return x
 
 from shared_rules.core import (Game as _Game, IllegalMove, NotationError, OptionError,
-                               DOUBLE_PASS, POINTS, REPETITION, bad_position)
+                               DOUBLE_PASS, POINTS, REPETITION)
 from shared_rules.history import history, pop
 
 ID = "mixtour"
@@ -497,7 +497,7 @@ class Game(_Game):
         score = []
         for f in fields[1:3]:
             if not f.isdigit() or int(f) > self._goal:
-                raise bad_position("scores", "each 0 to points_to_win", s)
+                raise NotationError("scores: each 0 to points_to_win, in %r" % s)
             score.append(int(f))
         if fields[3] not in ("0", "1"):
             raise NotationError("the side to act is 0 or 1, not %r in %r" % (fields[3], s))
@@ -510,7 +510,7 @@ class Game(_Game):
                                     "not %r" % last)
         won = [side for side in (0, 1) if score[side] == self._goal]
         if len(won) == 2:
-            raise bad_position("scores", "both reached points_to_win", s)
+            raise NotationError("scores: both reached points_to_win, in %r" % s)
         g = Game(**self.options)
         g._b, g._res = b, [PIECES - count[0], PIECES - count[1]]
         why = None
@@ -527,7 +527,7 @@ class Game(_Game):
             if len(acts) > 1 or acts[0] < _MOVE:
                 why = "the one who passed had a move"
         if why:
-            raise bad_position("restriction", why, s)
+            raise NotationError("restriction: %s, in %r" % (why, s))
         self._b, self._score, self._p, self._res = b, score, p, g._res
         self._passed = 1 if last == "pass" else 0
         self._ban = ban

@@ -16,7 +16,7 @@ except ImportError:
         return x
 
 from shared_rules.core import (Game as _Game, IllegalMove, NotationError, BLOCKED, MEN,
-                               REPETITION, bad_position)
+                               REPETITION)
 
 ID = "morris"
 NAME = "Nine Men's Morris"
@@ -83,6 +83,12 @@ def _in_mills(board):
         if board & m == m:
             inside |= m
     return inside
+
+
+def _refuse(field, why, text):
+    """The error for position text that play cannot reach: it names the field and says why
+    (one format, so that the messages stay short: they are strings on the device's heap)."""
+    return NotationError("%s: %s, in %r" % (field, why, text))
 
 
 def _owed(own, pending, double):
@@ -435,32 +441,32 @@ class Game(_Game):
             raise NotationError("side to act is 0 or 1 and removals owed 0..2 in %r" % s)
         for side in (0, 1):
             if not 0 <= hand[side] or men[side] + hand[side] > _STONES:
-                raise bad_position("stones in hand", "%s has more than %d stones or fewer "
+                raise _refuse("stones in hand", "%s has more than %d stones or fewer "
                                    "than none" % (PLAYERS[side], _STONES), s)
         q = 1 - p
         short = [men[side] + hand[side] < 3 for side in (0, 1)]
         if short[p]:  # play ends the game as the other side drops below 3 (he is left to act)
-            raise bad_position("side to act", PLAYERS[p] + " has fewer than 3 stones", s)
+            raise _refuse("side to act", PLAYERS[p] + " has fewer than 3 stones", s)
         if pending:
             why = _owed(board[p], pending, self._double)
             if not why and not men[q] and not short[q]:
                 why = "no stone to take"
             if why:
-                raise bad_position("removals owed", why, s)
+                raise _refuse("removals owed", why, s)
         acted = pending or short[q]  # p has acted this turn: his placement is counted
         if hand[0] or hand[1]:
             ahead = hand[1] - hand[0]  # Red places first: 0 or 1 placements ahead of Green
             if ahead != (1 if (p == 1) != bool(acted) else 0):
-                raise bad_position("stones in hand", "Red places first, then each in turn", s)
+                raise _refuse("stones in hand", "Red places first, then each in turn", s)
         bans = []
         for side, b in enumerate(fields[5:]):
             a = 0 if b == "-" else self._parse(b)
             if a and not MOVE <= a < REMOVE:
                 raise NotationError("a ban is a move like d7-d6 or '-', not %r" % b)
             if a and not self._no_returns:
-                raise bad_position("ban", "only with no_immediate_returns", s)
+                raise _refuse("ban", "only with no_immediate_returns", s)
             if a and (hand[0] or hand[1]):
-                raise bad_position("ban", "no move while stones are in hand", s)
+                raise _refuse("ban", "no move while stones are in hand", s)
             bans.append(a)
         self._board, self._hand, self._men, self._ban = board, hand, men, bans
         self._p, self._pending = p, pending
