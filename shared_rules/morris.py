@@ -441,8 +441,8 @@ class Game(_Game):
             raise NotationError("side to act is 0 or 1 and removals owed 0..2 in %r" % s)
         for side in (0, 1):
             if not 0 <= hand[side] or men[side] + hand[side] > _STONES:
-                raise _refuse("stones in hand", "%s has more than %d stones or fewer "
-                                   "than none" % (PLAYERS[side], _STONES), s)
+                raise _refuse("stones in hand", "%s's on the board and in hand are not 0 to %d"
+                              % (PLAYERS[side], _STONES), s)
         q = 1 - p
         short = [men[side] + hand[side] < 3 for side in (0, 1)]
         if short[p]:  # play ends the game as the other side drops below 3 (he is left to act)
