@@ -185,7 +185,10 @@ for g in sys.argv[1:]:
         views.load(g)
     except OSError:
         pass
-    for name in ("search", g + "_ai"):  # the device opponent, where there is one
+    opponent = ("search", g + "_ai")  # the device opponent, where there is one
+    if rules.Game.hidden is not shared_rules.core.Game.hidden:  # secrets: their solver too
+        opponent += ("simultaneous",)
+    for name in opponent:
         try:
             os.stat("shared_rules/" + name + ".mpy")
         except OSError:

@@ -2,8 +2,8 @@
 
 Runs unchanged on MicroPython and CPython.  A game subclass supplies:
   ID, OPTIONS (tuple of (name, default)), _check_option(name, value) -> value,
-  legal(), text(a), _parse(s) -> action (syntax only), _is_legal(a), _do(a), undo(),
-  copy(), position(), set_position(s), _turn_start(), split_turn(s), join_turn(texts),
+  legal(), text(a), _parse(s) -> action (syntax only), _is_legal(a), play_unchecked(a),
+  undo(), copy(), position(), set_position(s), _turn_start(), split_turn(s), join_turn(texts),
   actions() (the list of every action played), plies() (how many: len(actions()) without
   building the list) and last(back=1) (the action `back` plies ago, None before the first;
   the views and records look back a few plies of a long game without copying it).
@@ -76,7 +76,7 @@ class Game:
             a = self.parse(a)
         elif not isinstance(a, int) or isinstance(a, bool) or not self._is_legal(a):
             raise IllegalMove("action %r is not legal now%s" % (a, self._why_over()))
-        self._do(a)
+        self.play_unchecked(a)
 
     # -- hidden information (Rhombus bids); the defaults suit games of perfect information --
     def view_for(self, p):
@@ -122,6 +122,6 @@ class Game:
             if g._turn_start() or not turns:
                 turns.append([])
             turns[-1].append(g.text(a))
-            g._do(a)
+            g.play_unchecked(a)
         return [self.join_turn(t) for t in turns]
 

@@ -35,60 +35,84 @@ NLINES = const(21)
 _REMOVE = const(42)
 _END = const(1411)  # 42 + 37 * 37
 _BASE = const(15)  # pieces per side in the basic game, before the handicap
-# Removal records in the history: line | sa << 5 | sb << 8 | black << 11 | owner << 18
-# | chosen << 19, where sa..sb are places on the line and bit i of black is place i.
+# A segment (the stretch a row takes off a line) packed in one int: line | first place <<
+# _FIRST_AT | last place << _LAST_AT, places 0..6 along the line.
+_LINE_BITS = const(31)
+_FIRST_AT = const(5)
+_LAST_AT = const(8)
+_PLACE_BITS = const(7)
+_SEGMENT_BITS = const(2047)
+_PER_DIRECTION = const(7)  # lines 0..6 go up the columns, 7..13 rise right, 14..20 fall
+# The history holds, per action, its removal records and then its action record.
+# Removal record: segment | black << _BLACK_AT | owner << _OWNER_AT | _CHOSEN (taken by the
+# owner's choice, not by the rules), where bit i of black is place i.
+_BLACK_AT = const(11)
+_BLACK_BITS = const(127)
+_OWNER_AT = const(18)
 _CHOSEN = const(1 << 19)
+# Action record, all before the action: action | side to act << _SIDE_AT | mover <<
+# _MOVER_AT | pending << _PENDING_AT | chain end << _CHAIN_AT (the ray's k-th spot, the empty
+# one a push filled) | number of removal records before it << _RECORDS_AT.
+_ACTION_BITS = const(2047)
+_SIDE_AT = const(11)
+_MOVER_AT = const(12)
+_PENDING_AT = const(13)
+_CHAIN_AT = const(14)
+_CHAIN_BITS = const(7)
+_RECORDS_AT = const(17)
 
 # -- geometry ----------------------------------------------------------------------------
 # Points: spots 0..36, then dots 37..60, each in name order; _NAMES holds two characters each.
-# Rays in notation order: ray r walks the spots _RS[_RO[r]:_RO[r + 1]] from its dot RAY_DOT[r]
-# (a point index) inward, along line RAY_LINE[r].  The 21 lines, 7 per direction d = l // 7
-# (0 up the columns, 1 rising to the right, 2 falling): line l holds _LL[l] spots from
-# _RS[_LO[l]] on.  _SL[s*3+d] / _SP[s*3+d]: the line through spot s in direction d and the
-# place of s on it.  tests/both/test_gipf.py derives every table again from the coordinates.
+# Rays in notation order: ray r walks the spots
+# _RAY_SPOTS[_RAY_START[r]:_RAY_START[r + 1]] from its dot RAY_DOT[r] (a point index) inward,
+# along line RAY_LINE[r].  The 21 lines, _PER_DIRECTION per direction d = l // _PER_DIRECTION
+# (0 up the columns, 1 rising to the right, 2 falling): line l holds _LINE_LENGTH[l] spots from
+# _RAY_SPOTS[_LINE_START[l]] on (a line is the spots of one of its rays).
+# _SPOT_LINE[s*3+d] / _SPOT_PLACE[s*3+d]: the line through spot s in direction d and the place
+# of s on it.  tests/both/test_gipf.py derives every table again from the coordinates.
 _NAMES = ("b2b3b4b5c2c3c4c5c6d2d3d4d5d6d7e2e3e4e5e6e7e8f2f3f4f5f6f7g2g3g4g5g6h2h3h4h5"
           "a1a2a3a4a5b1b6c1c7d1d8e1e9f1f8g1g7h1h6i1i2i3i4i5")
-_RS = (b"\x00\x05\x0b\x12\x19\x1f\x24\x00\x04\x09\x0f\x01\x06\x0c\x13\x1a"
-       b"\x20\x01\x05\x0a\x10\x16\x02\x07\x0d\x14\x1b\x02\x06\x0b\x11\x17"
-       b"\x1c\x03\x08\x0e\x15\x03\x07\x0c\x12\x18\x1d\x21\x00\x01\x02\x03"
-       b"\x04\x0a\x11\x18\x1e\x23\x03\x02\x01\x00\x08\x0d\x13\x19\x1e\x22"
-       b"\x04\x05\x06\x07\x08\x09\x10\x17\x1d\x22\x08\x07\x06\x05\x04\x0e"
-       b"\x14\x1a\x1f\x23\x09\x0a\x0b\x0c\x0d\x0e\x0f\x16\x1c\x21\x0e\x0d"
-       b"\x0c\x0b\x0a\x09\x15\x1b\x20\x24\x0f\x10\x11\x12\x13\x14\x15\x15"
-       b"\x14\x13\x12\x11\x10\x0f\x0f\x09\x04\x00\x16\x17\x18\x19\x1a\x1b"
-       b"\x15\x0e\x08\x03\x1b\x1a\x19\x18\x17\x16\x16\x10\x0a\x05\x01\x1c"
-       b"\x1d\x1e\x1f\x20\x1b\x14\x0d\x07\x02\x20\x1f\x1e\x1d\x1c\x1c\x17"
-       b"\x11\x0b\x06\x02\x21\x22\x23\x24\x20\x1a\x13\x0c\x06\x01\x24\x23"
-       b"\x22\x21\x21\x1d\x18\x12\x0c\x07\x03\x21\x1c\x16\x0f\x22\x1e\x19"
-       b"\x13\x0d\x08\x22\x1d\x17\x10\x09\x23\x1f\x1a\x14\x0e\x23\x1e\x18"
-       b"\x11\x0a\x04\x24\x20\x1b\x15\x24\x1f\x19\x12\x0b\x05\x00")
-_RO = (b"\x00\x07\x0b\x11\x16\x1b\x21\x25\x2c\x30\x36\x3a\x40\x45\x4a\x4f"
-       b"\x54\x5a\x5e\x64\x68\x6f\x76\x7a\x80\x84\x8a\x8f\x94\x99\x9e\xa4"
-       b"\xa8\xae\xb2\xb9\xbd\xc3\xc8\xcd\xd3\xd7\xde")
+_RAY_SPOTS = (b"\x00\x05\x0b\x12\x19\x1f\x24\x00\x04\x09\x0f\x01\x06\x0c\x13\x1a"
+              b"\x20\x01\x05\x0a\x10\x16\x02\x07\x0d\x14\x1b\x02\x06\x0b\x11\x17"
+              b"\x1c\x03\x08\x0e\x15\x03\x07\x0c\x12\x18\x1d\x21\x00\x01\x02\x03"
+              b"\x04\x0a\x11\x18\x1e\x23\x03\x02\x01\x00\x08\x0d\x13\x19\x1e\x22"
+              b"\x04\x05\x06\x07\x08\x09\x10\x17\x1d\x22\x08\x07\x06\x05\x04\x0e"
+              b"\x14\x1a\x1f\x23\x09\x0a\x0b\x0c\x0d\x0e\x0f\x16\x1c\x21\x0e\x0d"
+              b"\x0c\x0b\x0a\x09\x15\x1b\x20\x24\x0f\x10\x11\x12\x13\x14\x15\x15"
+              b"\x14\x13\x12\x11\x10\x0f\x0f\x09\x04\x00\x16\x17\x18\x19\x1a\x1b"
+              b"\x15\x0e\x08\x03\x1b\x1a\x19\x18\x17\x16\x16\x10\x0a\x05\x01\x1c"
+              b"\x1d\x1e\x1f\x20\x1b\x14\x0d\x07\x02\x20\x1f\x1e\x1d\x1c\x1c\x17"
+              b"\x11\x0b\x06\x02\x21\x22\x23\x24\x20\x1a\x13\x0c\x06\x01\x24\x23"
+              b"\x22\x21\x21\x1d\x18\x12\x0c\x07\x03\x21\x1c\x16\x0f\x22\x1e\x19"
+              b"\x13\x0d\x08\x22\x1d\x17\x10\x09\x23\x1f\x1a\x14\x0e\x23\x1e\x18"
+              b"\x11\x0a\x04\x24\x20\x1b\x15\x24\x1f\x19\x12\x0b\x05\x00")
+_RAY_START = (b"\x00\x07\x0b\x11\x16\x1b\x21\x25\x2c\x30\x36\x3a\x40\x45\x4a\x4f"
+              b"\x54\x5a\x5e\x64\x68\x6f\x76\x7a\x80\x84\x8a\x8f\x94\x99\x9e\xa4"
+              b"\xa8\xae\xb2\xb9\xbd\xc3\xc8\xcd\xd3\xd7\xde")
 RAY_DOT = (b"\x25\x26\x26\x27\x27\x28\x28\x29\x2a\x2a\x2b\x2b\x2c\x2c\x2d\x2d"
            b"\x2e\x2e\x2f\x2f\x30\x31\x32\x32\x33\x33\x34\x34\x35\x35\x36\x36"
            b"\x37\x37\x38\x39\x39\x3a\x3a\x3b\x3b\x3c")
 RAY_LINE = (b"\x07\x0e\x08\x0f\x09\x10\x0a\x11\x00\x0b\x00\x12\x01\x0c\x01\x13"
             b"\x02\x0d\x02\x14\x03\x03\x0e\x04\x0a\x04\x0f\x05\x09\x05\x10\x06"
             b"\x08\x06\x11\x0d\x12\x0c\x13\x0b\x14\x07")
-_LO = (b"\x2c\x40\x54\x68\x7a\x8f\xa4\x00\x0b\x16\x21\x30\x45\x5a\x07\x11"
-       b"\x1b\x25\x3a\x4f\x64")
-_LL = (b"\x04\x05\x06\x07\x06\x05\x04\x07\x06\x05\x04\x06\x05\x04\x04\x05"
-       b"\x06\x07\x06\x05\x04")
-_SL = (b"\x00\x07\x0e\x00\x08\x0f\x00\x09\x10\x00\x0a\x11\x01\x0b\x0e\x01"
-       b"\x07\x0f\x01\x08\x10\x01\x09\x11\x01\x0a\x12\x02\x0c\x0e\x02\x0b"
-       b"\x0f\x02\x07\x10\x02\x08\x11\x02\x09\x12\x02\x0a\x13\x03\x0d\x0e"
-       b"\x03\x0c\x0f\x03\x0b\x10\x03\x07\x11\x03\x08\x12\x03\x09\x13\x03"
-       b"\x0a\x14\x04\x0d\x0f\x04\x0c\x10\x04\x0b\x11\x04\x07\x12\x04\x08"
-       b"\x13\x04\x09\x14\x05\x0d\x10\x05\x0c\x11\x05\x0b\x12\x05\x07\x13"
-       b"\x05\x08\x14\x06\x0d\x11\x06\x0c\x12\x06\x0b\x13\x06\x07\x14")
-_SP = (b"\x00\x00\x00\x01\x00\x00\x02\x00\x00\x03\x00\x00\x00\x00\x01\x01"
-       b"\x01\x01\x02\x01\x01\x03\x01\x01\x04\x01\x00\x00\x00\x02\x01\x01"
-       b"\x02\x02\x02\x02\x03\x02\x02\x04\x02\x01\x05\x02\x00\x00\x00\x03"
-       b"\x01\x01\x03\x02\x02\x03\x03\x03\x03\x04\x03\x02\x05\x03\x01\x06"
-       b"\x03\x00\x00\x01\x04\x01\x02\x04\x02\x03\x04\x03\x04\x03\x04\x04"
-       b"\x02\x05\x04\x01\x00\x02\x05\x01\x03\x05\x02\x04\x04\x03\x05\x03"
-       b"\x04\x05\x02\x00\x03\x06\x01\x04\x05\x02\x05\x04\x03\x06\x03")
+_LINE_START = (b"\x2c\x40\x54\x68\x7a\x8f\xa4\x00\x0b\x16\x21\x30\x45\x5a\x07\x11"
+               b"\x1b\x25\x3a\x4f\x64")
+_LINE_LENGTH = (b"\x04\x05\x06\x07\x06\x05\x04\x07\x06\x05\x04\x06\x05\x04\x04\x05"
+                b"\x06\x07\x06\x05\x04")
+_SPOT_LINE = (b"\x00\x07\x0e\x00\x08\x0f\x00\x09\x10\x00\x0a\x11\x01\x0b\x0e\x01"
+              b"\x07\x0f\x01\x08\x10\x01\x09\x11\x01\x0a\x12\x02\x0c\x0e\x02\x0b"
+              b"\x0f\x02\x07\x10\x02\x08\x11\x02\x09\x12\x02\x0a\x13\x03\x0d\x0e"
+              b"\x03\x0c\x0f\x03\x0b\x10\x03\x07\x11\x03\x08\x12\x03\x09\x13\x03"
+              b"\x0a\x14\x04\x0d\x0f\x04\x0c\x10\x04\x0b\x11\x04\x07\x12\x04\x08"
+              b"\x13\x04\x09\x14\x05\x0d\x10\x05\x0c\x11\x05\x0b\x12\x05\x07\x13"
+              b"\x05\x08\x14\x06\x0d\x11\x06\x0c\x12\x06\x0b\x13\x06\x07\x14")
+_SPOT_PLACE = (b"\x00\x00\x00\x01\x00\x00\x02\x00\x00\x03\x00\x00\x00\x00\x01\x01"
+               b"\x01\x01\x02\x01\x01\x03\x01\x01\x04\x01\x00\x00\x00\x02\x01\x01"
+               b"\x02\x02\x02\x02\x03\x02\x02\x04\x02\x01\x05\x02\x00\x00\x00\x03"
+               b"\x01\x01\x03\x02\x02\x03\x03\x03\x03\x04\x03\x02\x05\x03\x01\x06"
+               b"\x03\x00\x00\x01\x04\x01\x02\x04\x02\x03\x04\x03\x04\x03\x04\x04"
+               b"\x02\x05\x04\x01\x00\x02\x05\x01\x03\x05\x02\x04\x04\x03\x05\x03"
+               b"\x04\x05\x02\x00\x03\x06\x01\x04\x05\x02\x05\x04\x03\x06\x03")
 _START = (15, 3, 36, 0, 21, 33)  # White e2 b5 h5, Black b2 e8 h2
 
 
@@ -113,7 +137,7 @@ def coords(i):
 
 def ray_spots(r):
     """The spots a push along ray r walks, from its dot inward."""
-    return tuple(_RS[_RO[r]:_RO[r + 1]])
+    return tuple(_RAY_SPOTS[_RAY_START[r]:_RAY_START[r + 1]])
 
 
 def _segment(a):
@@ -121,17 +145,18 @@ def _segment(a):
     lo, hi = divmod(a - _REMOVE, NSPOTS)
     if lo < hi:
         for d in range(3):
-            if _SL[lo * 3 + d] == _SL[hi * 3 + d]:
-                if _SP[hi * 3 + d] - _SP[lo * 3 + d] >= 3:
-                    return _SL[lo * 3 + d], _SP[lo * 3 + d], _SP[hi * 3 + d]
+            if _SPOT_LINE[lo * 3 + d] == _SPOT_LINE[hi * 3 + d]:
+                if _SPOT_PLACE[hi * 3 + d] - _SPOT_PLACE[lo * 3 + d] >= 3:
+                    return _SPOT_LINE[lo * 3 + d], _SPOT_PLACE[lo * 3 + d], _SPOT_PLACE[hi * 3 + d]
                 break
     return None
 
 
 def _code(r):
-    """The removal action of a segment packed as line | sa << 5 | sb << 8."""
-    o = _LO[r & 31]
-    return _REMOVE + _RS[o + (r >> 5 & 7)] * NSPOTS + _RS[o + (r >> 8 & 7)]
+    """The removal action of a packed segment."""
+    o = _LINE_START[r & _LINE_BITS]
+    return (_REMOVE + _RAY_SPOTS[o + (r >> _FIRST_AT & _PLACE_BITS)] * NSPOTS
+            + _RAY_SPOTS[o + (r >> _LAST_AT & _PLACE_BITS)])
 
 
 def _crosses(r1, r2):
@@ -140,15 +165,16 @@ def _crosses(r1, r2):
     RULINGS: intersecting rows are the owner's choice.  A row is taken with its whole
     segment, so rows intersect when the segments they would take share a spot (the
     conformance vectors agree); rows taken "at once" then never overlap."""
-    l2 = r2 & 31
-    d2 = l2 // 7
-    if (r1 & 31) // 7 == d2:
+    l2 = r2 & _LINE_BITS
+    d2 = l2 // _PER_DIRECTION
+    if (r1 & _LINE_BITS) // _PER_DIRECTION == d2:
         return False  # parallel
-    o = _LO[r1 & 31]
-    for i in range(r1 >> 5 & 7, (r1 >> 8 & 7) + 1):
-        k = _RS[o + i] * 3 + d2
-        if _SL[k] == l2:
-            return (r2 >> 5 & 7) <= _SP[k] <= (r2 >> 8 & 7)
+    o = _LINE_START[r1 & _LINE_BITS]
+    for i in range(r1 >> _FIRST_AT & _PLACE_BITS, (r1 >> _LAST_AT & _PLACE_BITS) + 1):
+        k = _RAY_SPOTS[o + i] * 3 + d2
+        if _SPOT_LINE[k] == l2:
+            place = _SPOT_PLACE[k]
+            return (r2 >> _FIRST_AT & _PLACE_BITS) <= place <= (r2 >> _LAST_AT & _PLACE_BITS)
     return False
 
 
@@ -169,8 +195,7 @@ class Game(_Game):
         self._p = 0  # the side to act (also once the game is over)
         self._mover = 0  # the player whose turn is under way
         self._pending = 0  # 1: the side to act must choose one of its intersecting rows
-        # Flat history: per action its removal records, then action | side to act << 11 |
-        # mover << 12 | pending << 13 | chain end << 14 | number of records << 17 (before it).
+        # Flat history: per action its removal records, then its action record (see above).
         self._hist = history()
         self._plies = 0  # actions in it (records vary in length: counted, not walked)
 
@@ -231,10 +256,10 @@ class Game(_Game):
     def pushed(self, a):
         """For push a: (the spots whose pieces it moves, from the dot inward; the empty spot
         the chain ends on, None when the line is full)."""
-        o, cell = _RO[a], self._cell
-        for k in range(_RO[a + 1] - o):
-            if not cell[_RS[o + k]]:
-                return tuple(_RS[o:o + k]), _RS[o + k]
+        o, cell = _RAY_START[a], self._cell
+        for k in range(_RAY_START[a + 1] - o):
+            if not cell[_RAY_SPOTS[o + k]]:
+                return tuple(_RAY_SPOTS[o:o + k]), _RAY_SPOTS[o + k]
         return ray_spots(a), None
 
     def segment(self, a):
@@ -242,25 +267,26 @@ class Game(_Game):
         seg = _segment(a) if _REMOVE <= a < _END else None
         if seg is None:
             raise NotationError("not a gipf removal: %r" % (a,))
-        o = _LO[seg[0]]
-        return tuple(_RS[o + seg[1]:o + seg[2] + 1])
+        o = _LINE_START[seg[0]]
+        return tuple(_RAY_SPOTS[o + seg[1]:o + seg[2] + 1])
 
     def last_removed(self):
         """The segments the last atomic action took off the board, in order, as
         (owner, removal action): segment(a) gives the spots, text(a) the notation."""
         hist = self._hist
-        n = hist[-1] >> 17 if hist else 0
-        return [(rec >> 18 & 1, _code(rec)) for rec in hist[len(hist) - 1 - n:len(hist) - 1]]
+        n = hist[-1] >> _RECORDS_AT if hist else 0
+        return [(rec >> _OWNER_AT & 1, _code(rec))
+                for rec in hist[len(hist) - 1 - n:len(hist) - 1]]
 
     def last_taken(self):
         """The pieces the last atomic action took off the board: spot, colour (0 White,
         1 Black) pairs in a bytearray, from the colours each removal record keeps."""
         hist, out = self._hist, bytearray()
-        n = hist[-1] >> 17 if hist else 0
+        n = hist[-1] >> _RECORDS_AT if hist else 0
         for rec in hist[len(hist) - 1 - n:len(hist) - 1]:
-            o, blk = _LO[rec & 31], rec >> 11
-            for i in range(rec >> 5 & 7, (rec >> 8 & 7) + 1):
-                out.append(_RS[o + i])
+            o, blk = _LINE_START[rec & _LINE_BITS], rec >> _BLACK_AT
+            for i in range(rec >> _FIRST_AT & _PLACE_BITS, (rec >> _LAST_AT & _PLACE_BITS) + 1):
+                out.append(_RAY_SPOTS[o + i])
                 out.append(blk >> i & 1)
         return out
 
@@ -268,8 +294,8 @@ class Game(_Game):
         hist, out = self._hist, []
         i = len(hist) - 1
         while i >= 0:
-            out.append(hist[i] & 2047)
-            i -= 1 + (hist[i] >> 17)
+            out.append(hist[i] & _ACTION_BITS)
+            i -= 1 + (hist[i] >> _RECORDS_AT)
         out.reverse()
         return out
 
@@ -281,8 +307,8 @@ class Game(_Game):
         while i >= 0:
             back -= 1
             if not back:
-                return hist[i] & 2047
-            i -= 1 + (hist[i] >> 17)
+                return hist[i] & _ACTION_BITS
+            i -= 1 + (hist[i] >> _RECORDS_AT)
         return None
 
     # -- board primitives ------------------------------------------------------------------
@@ -290,35 +316,35 @@ class Game(_Game):
         self._cell[s] = v
         cnt = self._cnt
         s *= 3
-        cnt[_SL[s]] += 1
-        cnt[_SL[s + 1]] += 1
-        cnt[_SL[s + 2]] += 1
+        cnt[_SPOT_LINE[s]] += 1
+        cnt[_SPOT_LINE[s + 1]] += 1
+        cnt[_SPOT_LINE[s + 2]] += 1
 
     def _rows(self, v):
         """The rows of colour v (1 White, 2 Black), each as the segment it takes, packed
-        line | sa << 5 | sb << 8 (first and last place on the line); None when none."""
+        packed (see _FIRST_AT); None when none."""
         cell, cnt = self._cell, self._cnt
         rows = None
         for l in range(NLINES):
             if cnt[l] < 4:
                 continue
-            o, n = _LO[l], _LL[l]
+            o, n = _LINE_START[l], _LINE_LENGTH[l]
             i = 0
             while i <= n - 4:
-                if cell[_RS[o + i]] != v:
+                if cell[_RAY_SPOTS[o + i]] != v:
                     i += 1
                     continue
                 j = i + 1
-                while j < n and cell[_RS[o + j]] == v:
+                while j < n and cell[_RAY_SPOTS[o + j]] == v:
                     j += 1
                 if j - i >= 4:
-                    while i and cell[_RS[o + i - 1]]:
+                    while i and cell[_RAY_SPOTS[o + i - 1]]:
                         i -= 1
-                    while j < n and cell[_RS[o + j]]:
+                    while j < n and cell[_RAY_SPOTS[o + j]]:
                         j += 1
                     if rows is None:
                         rows = []
-                    rows.append(l | i << 5 | (j - 1) << 8)
+                    rows.append(l | i << _FIRST_AT | (j - 1) << _LAST_AT)
                     break  # 7 spots cannot hold two runs of 4
                 i = j
         return rows
@@ -326,10 +352,11 @@ class Game(_Game):
     def _take(self, r, owner):
         """Take a segment (packed as for _code) off the board; return its removal record."""
         cell, cnt, res, lost = self._cell, self._cnt, self._res, self._lost
-        o = _LO[r & 31]
+        o = _LINE_START[r & _LINE_BITS]
         blk = 0
-        for i in range(r >> 5 & 7, (r >> 8 & 7) + 1):  # every spot of a segment is occupied
-            s = _RS[o + i]
+        # every spot of a segment is occupied
+        for i in range(r >> _FIRST_AT & _PLACE_BITS, (r >> _LAST_AT & _PLACE_BITS) + 1):
+            s = _RAY_SPOTS[o + i]
             v = cell[s] - 1
             if v:
                 blk |= 1 << i
@@ -339,16 +366,17 @@ class Game(_Game):
                 lost[v] += 1
             cell[s] = 0
             s *= 3
-            cnt[_SL[s]] -= 1
-            cnt[_SL[s + 1]] -= 1
-            cnt[_SL[s + 2]] -= 1
-        return r & 2047 | blk << 11 | owner << 18
+            cnt[_SPOT_LINE[s]] -= 1
+            cnt[_SPOT_LINE[s + 1]] -= 1
+            cnt[_SPOT_LINE[s + 2]] -= 1
+        return r & _SEGMENT_BITS | blk << _BLACK_AT | owner << _OWNER_AT
 
     def _untake(self, rec):
-        o, owner, blk = _LO[rec & 31], rec >> 18 & 1, rec >> 11 & 127
-        for i in range(rec >> 5 & 7, (rec >> 8 & 7) + 1):
+        o, owner = _LINE_START[rec & _LINE_BITS], rec >> _OWNER_AT & 1
+        blk = rec >> _BLACK_AT & _BLACK_BITS
+        for i in range(rec >> _FIRST_AT & _PLACE_BITS, (rec >> _LAST_AT & _PLACE_BITS) + 1):
             c = blk >> i & 1
-            self._put(_RS[o + i], c + 1)
+            self._put(_RAY_SPOTS[o + i], c + 1)
             if c == owner:
                 self._res[owner] -= 1
             else:
@@ -389,37 +417,37 @@ class Game(_Game):
         if self._pending:
             return [_code(r) for r in self._rows(self._p + 1) or ()]
         cnt = self._cnt
-        return [r for r in range(NRAYS) if cnt[RAY_LINE[r]] < _LL[RAY_LINE[r]]]
+        return [r for r in range(NRAYS) if cnt[RAY_LINE[r]] < _LINE_LENGTH[RAY_LINE[r]]]
 
     def _is_legal(self, a):
         if self._result is not None or not 0 <= a < _END:
             return False
         if self._pending:
             return a >= _REMOVE and a in self.legal()
-        return a < NRAYS and self._cnt[RAY_LINE[a]] < _LL[RAY_LINE[a]]
+        return a < NRAYS and self._cnt[RAY_LINE[a]] < _LINE_LENGTH[RAY_LINE[a]]
 
-    def _do(self, a):
+    def play_unchecked(self, a):
         hist = self._hist
         n0 = len(hist)
         p = self._p
-        info = a | p << 11 | self._mover << 12 | self._pending << 13
+        info = a | p << _SIDE_AT | self._mover << _MOVER_AT | self._pending << _PENDING_AT
         if a < NRAYS:
-            o, cell = _RO[a], self._cell
+            o, cell = _RAY_START[a], self._cell
             k = 0
-            while cell[_RS[o + k]]:
+            while cell[_RAY_SPOTS[o + k]]:
                 k += 1
-            info |= k << 14  # the chain ends on the ray's k-th spot, empty before
-            self._put(_RS[o + k], 0)  # counts the new spot; its colour is set just below
+            info |= k << _CHAIN_AT  # the chain ends on the ray's k-th spot, empty before
+            self._put(_RAY_SPOTS[o + k], 0)  # counts the new spot; its colour is set just below
             while k:
-                cell[_RS[o + k]] = cell[_RS[o + k - 1]]
+                cell[_RAY_SPOTS[o + k]] = cell[_RAY_SPOTS[o + k - 1]]
                 k -= 1
-            cell[_RS[o]] = p + 1
+            cell[_RAY_SPOTS[o]] = p + 1
             self._res[p] -= 1
         else:
             l, sa, sb = _segment(a)
-            hist.append(self._take(l | sa << 5 | sb << 8, p) | _CHOSEN)
+            hist.append(self._take(l | sa << _FIRST_AT | sb << _LAST_AT, p) | _CHOSEN)
         self._resolve()
-        hist.append(info | (len(hist) - n0) << 17)
+        hist.append(info | (len(hist) - n0) << _RECORDS_AT)
         self._plies += 1
 
     def undo(self):
@@ -428,24 +456,24 @@ class Game(_Game):
             raise IllegalMove("nothing to take back")
         info = pop(hist)
         self._plies -= 1
-        for _ in range(info >> 17):
+        for _ in range(info >> _RECORDS_AT):
             self._untake(pop(hist))
-        a, p = info & 2047, info >> 11 & 1
+        a, p = info & _ACTION_BITS, info >> _SIDE_AT & 1
         if a < NRAYS:
-            o, cell, cnt = _RO[a], self._cell, self._cnt
-            k = info >> 14 & 7
+            o, cell, cnt = _RAY_START[a], self._cell, self._cnt
+            k = info >> _CHAIN_AT & _CHAIN_BITS
             for i in range(k):
-                cell[_RS[o + i]] = cell[_RS[o + i + 1]]
-            s = _RS[o + k]
+                cell[_RAY_SPOTS[o + i]] = cell[_RAY_SPOTS[o + i + 1]]
+            s = _RAY_SPOTS[o + k]
             cell[s] = 0
             s *= 3
-            cnt[_SL[s]] -= 1
-            cnt[_SL[s + 1]] -= 1
-            cnt[_SL[s + 2]] -= 1
+            cnt[_SPOT_LINE[s]] -= 1
+            cnt[_SPOT_LINE[s + 1]] -= 1
+            cnt[_SPOT_LINE[s + 2]] -= 1
             self._res[p] += 1
         self._p = p
-        self._mover = info >> 12 & 1
-        self._pending = info >> 13 & 1
+        self._mover = info >> _MOVER_AT & 1
+        self._pending = info >> _PENDING_AT & 1
         self._result = None
 
     def copy(self):
@@ -466,7 +494,7 @@ class Game(_Game):
         if not isinstance(a, int) or not 0 <= a < _END:
             raise NotationError("not a gipf action: %r" % (a,))
         if a < NRAYS:
-            return name(RAY_DOT[a]) + "-" + name(_RS[_RO[a]])
+            return name(RAY_DOT[a]) + "-" + name(_RAY_SPOTS[_RAY_START[a]])
         if _segment(a) is None:
             raise NotationError("not a gipf action: %r (no segment of 4+ spots)" % a)
         lo, hi = divmod(a - _REMOVE, NSPOTS)
@@ -487,7 +515,7 @@ class Game(_Game):
                 raise NotationError("%r: not the end spots of 4+ on a line" % s)
             return a
         for r in range(NRAYS):
-            if RAY_DOT[r] == f and _RS[_RO[r]] == t:
+            if RAY_DOT[r] == f and _RAY_SPOTS[_RAY_START[r]] == t:
                 return r
         raise NotationError("%r: the spot is not next to the dot on a line" % s)
 
@@ -508,7 +536,7 @@ class Game(_Game):
         """The removals the rules made by themselves in the action whose history ends at
         hist[end - 1], as removal actions."""
         hist = self._hist
-        return [_code(rec) for rec in hist[end - 1 - (hist[end - 1] >> 17):end - 1]
+        return [_code(rec) for rec in hist[end - 1 - (hist[end - 1] >> _RECORDS_AT):end - 1]
                 if not rec & _CHOSEN]
 
     def play_turn(self, s):
@@ -539,9 +567,9 @@ class Game(_Game):
         hist, turns, t = self._hist, [], []
         end = len(hist)
         while end:  # backwards, one action at a time
-            a = hist[end - 1] & 2047
+            a = hist[end - 1] & _ACTION_BITS
             t = [self.text(a)] + [self.text(x) for x in self._auto(end)] + t
-            end -= 1 + (hist[end - 1] >> 17)
+            end -= 1 + (hist[end - 1] >> _RECORDS_AT)
             if a < NRAYS or not end:
                 turns.append(self.join_turn(t))
                 t = []

@@ -4,9 +4,9 @@ A player loses when he must push with an empty reserve; pieces on the board may 
 the reserve through one's own rows, captured ones never do.  The search looks two plies deep
 at once (FIRST_DEPTH): one ply only tells pushes apart by what they capture at once.
 Reads the rules' documented state (gipf.py: _res, _lost, _total, _cell and the ray tables
-_RS/_RO).
+_RAY_SPOTS/_RAY_START).
 """
-from shared_rules.gipf import _RO, _RS, NRAYS as _NRAYS
+from shared_rules.gipf import _RAY_SPOTS, _RAY_START, NRAYS as _NRAYS
 
 NODES = (30, 130, 800)  # work budgets of easy, normal, hard (tests/bench/ai.py)
 FIRST_DEPTH = 2  # my push and every answer to it, from the first iteration on
@@ -36,18 +36,18 @@ def order(g, acts):
     k = 0
     for i in range(n):  # the chains to the front
         a = acts[i]
-        if cell[_RS[_RO[a]]]:
+        if cell[_RAY_SPOTS[_RAY_START[a]]]:
             acts[i], acts[k] = acts[k], a
             k += 1
     j = k
     for i in range(k, n):  # then the first push onto each empty spot
         a = acts[i]
-        s = _RS[_RO[a]]
+        s = _RAY_SPOTS[_RAY_START[a]]
         if not seen[s]:
             seen[s] = 1
             acts[j] = a
             j += 1
     for i in range(k, j):
-        seen[_RS[_RO[acts[i]]]] = 0
+        seen[_RAY_SPOTS[_RAY_START[acts[i]]]] = 0
     del acts[j:]
     return acts

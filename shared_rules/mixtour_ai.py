@@ -5,12 +5,13 @@ when the two make five: such a move is a threat, and the side to act with one wi
 Reads the rules' documented board (mixtour.py: _b, one byte per square, height | colours << 3
 with bit k the owner of the k-th piece from the bottom; _score, _goal, _p).
 """
-from shared_rules.mixtour import _LIM, _STEP, PASS
+from shared_rules.mixtour import _LIM, _STEP, PASS, move
 
 NODES = (25, 90, 500)  # work budgets of easy, normal, hard (tests/bench/ai.py)
 
 _HEIGHT = (0, 1, 3, 7, 12)  # worth of a stack you top, by height
-_MOVE = 25  # mixtour._MOVE, a const() there: not a module attribute on MicroPython
+_MOVE = move(0, 1, 0)  # the first move action
+_PAIRS = move(0, 2, 0) - _MOVE  # the action step from n to n + 1 pieces
 
 
 def _threats(b):
@@ -87,7 +88,7 @@ def order(g, acts):
             a = acts[i]
             if a < _MOVE or a == PASS:
                 continue
-            m, r = divmod(a - _MOVE, 625)
+            m, r = divmod(a - _MOVE, _PAIRS)
             f, t = divmod(r, 25)
             v = b[f]
             # the moved part's top is f's top

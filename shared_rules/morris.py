@@ -22,8 +22,8 @@ ID = "morris"
 NAME = "Nine Men's Morris"
 PLAYERS = ("Red", "Green")
 
-_MOVE = const(24)
-_REMOVE = const(600)
+MOVE = const(24)  # the action ranges (above), public for the view
+REMOVE = const(600)
 _END = const(624)
 _FULL = const(0xFFFFFF)
 _STONES = const(9)
@@ -83,6 +83,29 @@ def _in_mills(board):
         if board & m == m:
             inside |= m
     return inside
+
+
+def _refuse(field, why, text):
+    """The error for position text that play cannot reach: it names the field and says why
+    (one format, so that the messages stay short: they are strings on the device's heap)."""
+    return NotationError("%s: %s, in %r" % (field, why, text))
+
+
+def _owed(own, pending, double):
+    """Why stones `own` cannot owe `pending` removals (a mill closed by the last placement or
+    move: two need two mills through one point and double_mill_takes_two), or None."""
+    mills = [m for m in MILLS if own & m == m]
+    if not mills:
+        return "no mill stands"
+    if pending == 2:
+        if not double:
+            return "two need double_mill_takes_two"
+        for m in mills:
+            for m2 in mills:
+                if m != m2 and m & m2:
+                    return None
+        return "two need two mills on one point"
+    return None
 
 
 def _point(name, s):
@@ -163,7 +186,7 @@ class Game(_Game):
         p = self._p
         if self._pending:
             free = self._removable()
-            return [_REMOVE + s for s in range(24) if free >> s & 1]
+            return [REMOVE + s for s in range(24) if free >> s & 1]
         empty = _FULL & ~(self._board[0] | self._board[1])
         if self._hand[p]:
             return [s for s in range(24) if empty >> s & 1]
@@ -176,7 +199,7 @@ class Game(_Game):
             own ^= low
             f = _BIT[low]
             targets = empty if fly else _ADJ[f] & empty
-            base = _MOVE + f * 24
+            base = MOVE + f * 24
             while targets:  # each target, lowest first
                 low = targets & -targets
                 targets ^= low
@@ -191,13 +214,13 @@ class Game(_Game):
             return False
         p = self._p
         if self._pending:
-            return a >= _REMOVE and self._removable() >> (a - _REMOVE) & 1 == 1
+            return a >= REMOVE and self._removable() >> (a - REMOVE) & 1 == 1
         empty = _FULL & ~(self._board[0] | self._board[1])
         if self._hand[p]:
-            return a < _MOVE and empty >> a & 1 == 1
-        if a < _MOVE or a >= _REMOVE or a == self._ban[p]:
+            return a < MOVE and empty >> a & 1 == 1
+        if a < MOVE or a >= REMOVE or a == self._ban[p]:
             return False
-        f, t = divmod(a - _MOVE, 24)
+        f, t = divmod(a - MOVE, 24)
         return (self._board[p] >> f & 1 == 1 and empty >> t & 1 == 1
                 and (self._men[p] == 3 or _ADJ[f] >> t & 1 == 1))
 
@@ -209,13 +232,13 @@ class Game(_Game):
         for f in range(24):
             if own >> f & 1:
                 m = _ADJ[f] & empty
-                if ban and (ban - _MOVE) // 24 == f:
-                    m &= ~(1 << ((ban - _MOVE) % 24))
+                if ban and (ban - MOVE) // 24 == f:
+                    m &= ~(1 << ((ban - MOVE) % 24))
                 if m:
                     return True
         return False
 
-    def _do(self, a):
+    def play_unchecked(self, a):
         p, hand = self._p, self._hand
         q = 1 - p
         h = a | self._pending << 10 | p << 12 | self._ban[p] << 13
@@ -224,9 +247,9 @@ class Game(_Game):
         self._hist.append(h >> 16)
         self._keys.extend(b"\0\0\0\0")
         board = self._board
-        if a >= _REMOVE:
-            board[q] &= ~(1 << (a - _REMOVE))
-            self._z ^= _Z[q * 24 + a - _REMOVE]
+        if a >= REMOVE:
+            board[q] &= ~(1 << (a - REMOVE))
+            self._z ^= _Z[q * 24 + a - REMOVE]
             self._men[q] -= 1
             self._pending -= 1
             if self._men[q] + hand[q] < 3:
@@ -237,18 +260,18 @@ class Game(_Game):
             if self._pending:
                 return
         else:
-            if a < _MOVE:
+            if a < MOVE:
                 t = a
                 board[p] |= 1 << t
                 self._z ^= _Z[p * 24 + t]
                 hand[p] -= 1
                 self._men[p] += 1
             else:
-                f, t = divmod(a - _MOVE, 24)
+                f, t = divmod(a - MOVE, 24)
                 board[p] ^= 1 << f | 1 << t
                 self._z ^= _Z[p * 24 + f] ^ _Z[p * 24 + t]
                 if self._no_returns:
-                    self._ban[p] = _MOVE + t * 24 + f
+                    self._ban[p] = MOVE + t * 24 + f
             own = board[p]
             m = _MILLS_AT[2 * t]
             mills = own & m == m  # no tuple of the two mills: this is the search's inner loop
@@ -290,10 +313,10 @@ class Game(_Game):
         while i >= 0:
             h = hist[i] | hist[i + 1] << 8 | hist[i + 2] << 16
             a = h & 1023
-            if a < _MOVE or a >= _REMOVE:
+            if a < MOVE or a >= REMOVE:
                 break
             p = h >> 12 & 1
-            f, t = divmod(a - _MOVE, 24)
+            f, t = divmod(a - MOVE, 24)
             if p:
                 b1 ^= 1 << f | 1 << t
             else:
@@ -321,17 +344,17 @@ class Game(_Game):
         self._ban[p] = h >> 13
         self._result = None
         board = self._board
-        if a >= _REMOVE:
-            board[q] |= 1 << (a - _REMOVE)
+        if a >= REMOVE:
+            board[q] |= 1 << (a - REMOVE)
             self._men[q] += 1
-            self._z ^= _Z[q * 24 + a - _REMOVE]
-        elif a < _MOVE:
+            self._z ^= _Z[q * 24 + a - REMOVE]
+        elif a < MOVE:
             board[p] &= ~(1 << a)
             self._men[p] -= 1
             self._hand[p] += 1
             self._z ^= _Z[p * 24 + a]
         else:
-            f, t = divmod(a - _MOVE, 24)
+            f, t = divmod(a - MOVE, 24)
             board[p] ^= 1 << f | 1 << t
             self._z ^= _Z[p * 24 + f] ^ _Z[p * 24 + t]
 
@@ -354,18 +377,18 @@ class Game(_Game):
     def text(self, a):
         if not isinstance(a, int) or not 0 <= a < _END:
             raise NotationError("not a morris action: %r" % (a,))
-        if a < _MOVE:
+        if a < MOVE:
             return POINTS[a]
-        if a >= _REMOVE:
-            return "x" + POINTS[a - _REMOVE]
-        f, t = divmod(a - _MOVE, 24)
+        if a >= REMOVE:
+            return "x" + POINTS[a - REMOVE]
+        f, t = divmod(a - MOVE, 24)
         if f == t:
             raise NotationError("not a morris action: %r (a move to its own point)" % a)
         return POINTS[f] + "-" + POINTS[t]
 
     def _parse(self, s):
         if s.startswith("x"):
-            return _REMOVE + _point(s[1:], s)
+            return REMOVE + _point(s[1:], s)
         if "-" in s:
             parts = s.split("-")
             if len(parts) != 2:
@@ -373,7 +396,7 @@ class Game(_Game):
             f, t = _point(parts[0], s), _point(parts[1], s)
             if f == t:
                 raise NotationError("a move must change the point: %r" % s)
-            return _MOVE + f * 24 + t
+            return MOVE + f * 24 + t
         return _point(s, s)
 
     def _turn_start(self):
@@ -418,13 +441,32 @@ class Game(_Game):
             raise NotationError("side to act is 0 or 1 and removals owed 0..2 in %r" % s)
         for side in (0, 1):
             if not 0 <= hand[side] or men[side] + hand[side] > _STONES:
-                raise NotationError("%s has more than %d stones in %r"
-                                    % (PLAYERS[side], _STONES, s))
+                raise _refuse("stones in hand", "%s's on the board and in hand are not 0 to %d"
+                              % (PLAYERS[side], _STONES), s)
+        q = 1 - p
+        short = [men[side] + hand[side] < 3 for side in (0, 1)]
+        if short[p]:  # play ends the game as the other side drops below 3 (he is left to act)
+            raise _refuse("side to act", PLAYERS[p] + " has fewer than 3 stones", s)
+        if pending:
+            why = _owed(board[p], pending, self._double)
+            if not why and not men[q] and not short[q]:
+                why = "no stone to take"
+            if why:
+                raise _refuse("removals owed", why, s)
+        acted = pending or short[q]  # p has acted this turn: his placement is counted
+        if hand[0] or hand[1]:
+            ahead = hand[1] - hand[0]  # Red places first: 0 or 1 placements ahead of Green
+            if ahead != (1 if (p == 1) != bool(acted) else 0):
+                raise _refuse("stones in hand", "Red places first, then each in turn", s)
         bans = []
         for side, b in enumerate(fields[5:]):
             a = 0 if b == "-" else self._parse(b)
-            if a and not _MOVE <= a < _REMOVE:
+            if a and not MOVE <= a < REMOVE:
                 raise NotationError("a ban is a move like d7-d6 or '-', not %r" % b)
+            if a and not self._no_returns:
+                raise _refuse("ban", "only with no_immediate_returns", s)
+            if a and (hand[0] or hand[1]):
+                raise _refuse("ban", "no move while stones are in hand", s)
             bans.append(a)
         self._board, self._hand, self._men, self._ban = board, hand, men, bans
         self._p, self._pending = p, pending
@@ -434,7 +476,7 @@ class Game(_Game):
             if board[i // 24] >> i % 24 & 1:
                 self._z ^= _Z[i]
         self._start = self.position()
-        if men[p] + hand[p] < 3:
-            self._result = (1 - p, MEN)
+        if short[q]:  # the removal that left him short ended the game (removals may be owed)
+            self._result = (p, MEN)
         elif pending == 0:
             self._finish_turn()

@@ -3,13 +3,11 @@
 For speed it reads the rules' documented representation (morris.py: the two 24-bit boards
 _board, _hand, _men, _pending, _p) instead of calling stone_at() 24 times per position.
 """
-from shared_rules.morris import MILLS, _ADJ
+from shared_rules.morris import MILLS, MOVE, REMOVE, _ADJ
 
 NODES = (40, 200, 1000)  # work budgets of easy, normal, hard (tests/bench/ai.py)
 
 _FULL = 0xFFFFFF
-_MOVE = 24
-_REMOVE = 600
 
 
 def _movable(own, empty):
@@ -76,7 +74,7 @@ def order(g, acts):
     p = g._p
     mine, theirs = g._board[p], g._board[1 - p]
     n = len(acts)
-    if n and acts[0] >= _REMOVE:
+    if n and acts[0] >= REMOVE:
         hot = 0  # the other's stones in open twos
         for m in MILLS:
             y = theirs & m
@@ -85,7 +83,7 @@ def order(g, acts):
         k = 0
         for i in range(n):
             a = acts[i]
-            if hot >> (a - _REMOVE) & 1:
+            if hot >> (a - REMOVE) & 1:
                 acts[i], acts[k] = acts[k], a
                 k += 1
         return acts
@@ -94,8 +92,8 @@ def order(g, acts):
     if close:
         for i in range(n):
             a = acts[i]
-            if a >= _MOVE:
-                f, t = divmod(a - _MOVE, 24)
+            if a >= MOVE:
+                f, t = divmod(a - MOVE, 24)
                 if not close >> t & 1:
                     continue
                 for m in MILLS:  # the mill must not need the stone that moves
@@ -111,7 +109,7 @@ def order(g, acts):
     if block:
         for i in range(k, n):
             a = acts[i]
-            t = a if a < _MOVE else (a - _MOVE) % 24
+            t = a if a < MOVE else (a - MOVE) % 24
             if block >> t & 1:
                 acts[i], acts[k] = acts[k], a
                 k += 1

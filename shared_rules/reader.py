@@ -85,7 +85,7 @@ class Reader:
         a = g.parse(rec.get("n") if isinstance(rec.get("n"), str) else repr(rec.get("n")))
         if "a" in rec and rec["a"] != a:
             raise ValueError("action %r does not match its notation %r" % (rec["a"], rec["n"]))
-        g._do(a)  # parse() checked it is legal
+        g.play_unchecked(a)  # parse() checked it is legal
 
     def _undo(self, rec):
         g = self.game

@@ -273,7 +273,7 @@ class Game(_Game):
                 | self._p << 12 | self._first << 13 | self._cur << 14
                 | (1 if self._step < 0 else 0) << 21)
 
-    def _do(self, a):
+    def play_unchecked(self, a):
         self._hist.append(a | self._pack() << 7)
         p = self._p
         if a >= BID:
@@ -440,7 +440,7 @@ class Game(_Game):
         bid = [b0, b1]
         if b1 == 0:  # bidding; a pending bid ('?', never its value) is withdrawn
             bid[0] = 0
-            bad = b0 > 0 or left[0] or left[1]
+            bad = b0 > 0 or left[0] or left[1] or (n == 0 and first)  # Black first in turn 1
         else:
             bad = (b0 < 1 or (b0 != b1 and bid[first] > bid[second]) or left[0] > b0
                    or left[1] > b1 or (left[first] and left[second] != bid[second])

@@ -20,10 +20,10 @@ only the opponent imports (human-vs-human games do not pay its memory):
                            evaluate(), e.g. to cache what evaluate() then updates cheaply
 
 Work is counted in units: one unit per action played and one per evaluate().  Inside the
-search, actions taken from legal() are played with the game's _do(a) (core.Game's contract:
-play() without its legality check).  A level is a budget of
-units, not of time, so the device plays the same moves on every runtime and at any speed;
-tests/bench/ai.py translates budgets into think time on an RP2040.
+search, actions taken from legal() are played with the game's play_unchecked(a) (core.Game's
+contract: play() without its legality check).  A level is a budget of units, not of time,
+so the device plays the same moves on every runtime and at any speed; tests/bench/ai.py
+translates budgets into think time on an RP2040.
 
 Hidden information, generically: the search only ever sees game.view_for(p).  When the last
 action(s) of that view are hidden (view.hidden() > 0), it undoes them and tries every
@@ -31,7 +31,8 @@ alternative; when the searching player's own action would be hidden from the oth
 (playing it makes hidden() > 0), the other player's reply is made without seeing it.  Either
 way the two choices are simultaneous in effect: a small matrix game (my actions x theirs,
 each cell valued by a short search) is solved approximately and the action is drawn from the
-mixed strategy.  The choice therefore never depends on the secret.
+mixed strategy (shared_rules/simultaneous.py, which only games with secrets load).  The
+choice therefore never depends on the secret.
 
 Deterministic for a given seed: a tiny PRNG below 2^30 (identical on every runtime and cheap
 on the device), no hashing of objects, no reliance on sort stability.
@@ -51,8 +52,6 @@ NODES = (60, 300, 1500)  # budgets when the companion module does not give its o
 WIN = const(1000000)  # a won position is worth WIN - plies to get there
 INF = const(1000000000)  # below 2^30: a small int on every runtime
 MAX_DEPTH = const(32)  # plies from the root, forced-move extensions included
-_CLAMP = const(20000)  # matrix payoffs are clamped to this (wins included)
-ROUNDS = const(64)  # fictitious-play rounds that solve a matrix game
 
 
 class Rng:
@@ -155,7 +154,7 @@ class Search:
         if self.done:
             return True
         g, me = self.g, self.me
-        do = g._do  # play() without its legality check: the actions come from legal()
+        do = g.play_unchecked  # no legality check: the actions come from legal()
         evaluate = self.ai.evaluate
         order = getattr(self.ai, "order", None)
         acts, idx, lo, hi = self._acts, self._idx, self._lo, self._hi
@@ -306,107 +305,6 @@ def _terminal(r, me, ply):
     return WIN - ply if w == me else ply - WIN
 
 
-class Simultaneous:
-    """A choice made at the same time as the other player's (see the module text): rows are
-    my actions, columns the other player's; each cell is valued by a short Search, then the
-    matrix game is solved by fictitious play and my action is drawn from the result.
-
-    g is positioned where the first of the two actions is chosen; mine_first says whose it
-    is (mine: the other chooses without seeing it; theirs: it was hidden from me and undone)."""
-
-    def __init__(self, g, me, ai, nodes, rng, mine_first):
-        self.g, self.me, self.ai, self.rng = g, me, ai, rng
-        self.mine_first = mine_first
-        first = g.legal()
-        g.play(first[0])
-        second = g.legal()
-        g.undo()
-        self.rows, self.cols = (first, second) if mine_first else (second, first)
-        n = len(self.rows) * len(self.cols)
-        self.cell_budget = nodes // n if nodes >= 2 * n else 2
-        self.pay = [0] * n
-        self.cell = 0
-        self.sub = None
-        self.nodes = 0
-        self.best = None
-        self.value = 0
-        self.mix = None  # my mixed strategy: a weight per row (they sum to ROUNDS)
-        self.done = False
-
-    def step(self, work=64):
-        if self.done:
-            return True
-        g, n = self.g, len(self.pay)
-        while work > 0:
-            if self.sub is None:
-                if self.cell == n:
-                    self._solve()
-                    self.done = True
-                    return True
-                i, j = divmod(self.cell, len(self.cols))
-                if self.mine_first:
-                    g.play(self.rows[i])
-                    g.play(self.cols[j])
-                else:
-                    g.play(self.cols[j])
-                    g.play(self.rows[i])
-                self.nodes += 2
-                work -= 2
-                self.sub = Search(g, self.me, self.ai, self.cell_budget, value_only=True,
-                                  max_depth=1)
-            sub = self.sub
-            before = sub.nodes
-            finished = sub.step(work if work > 0 else 1)
-            work -= sub.nodes - before
-            self.nodes += sub.nodes - before
-            if finished:
-                v = sub.value
-                self.pay[self.cell] = _CLAMP if v > _CLAMP else -_CLAMP if v < -_CLAMP else v
-                g.undo()
-                g.undo()
-                self.sub = None
-                self.cell += 1
-        return False
-
-    def _solve(self):
-        self.mix = mine = mixed(self.pay, len(self.rows), len(self.cols))
-        pick = self.rng.below(ROUNDS)
-        for i in range(len(mine)):
-            pick -= mine[i]
-            if pick < 0:
-                break
-        self.best = self.rows[i]
-
-
-def mixed(pay, nr, nc):
-    """An approximate optimal mixed strategy of the row player (who maximises) in the
-    zero-sum matrix game pay[i * nc + j], by fictitious play: each side in turn answers the
-    other's empirical mixture.  Returns how often each row was the answer: weights that add
-    up to ROUNDS."""
-    mine = [0] * nr
-    gain = [0] * nr  # each row's payoff against the columns played so far
-    loss = [0] * nc  # each column's payoff (to me) against the rows played so far
-    r, worst = 0, -INF  # start from my maximin row
-    for i in range(nr):
-        w = min(pay[i * nc:i * nc + nc])
-        if w > worst:
-            r, worst = i, w
-    for _ in range(ROUNDS):
-        mine[r] += 1
-        base = r * nc
-        c = 0
-        for j in range(nc):
-            loss[j] += pay[base + j]
-            if loss[j] < loss[c]:
-                c = j
-        r = 0
-        for i in range(nr):
-            gain[i] += pay[i * nc + c]
-            if gain[i] > gain[r]:
-                r = i
-    return mine
-
-
 def start(game, p, ai, level=DEFAULT, seed=1, nodes=None):
     """Begin choosing an action for player p in game (the game itself is never changed nor
     read beyond game.view_for(p)).  Returns an object with step(work) -> True when done, and
@@ -421,6 +319,7 @@ def start(game, p, ai, level=DEFAULT, seed=1, nodes=None):
         k = g.hidden()
         if k > 1:
             raise ValueError("%d hidden actions: only one is handled" % k)
+        from shared_rules.simultaneous import Simultaneous  # only games with secrets load it
         if k:  # the other player's last action is secret: undo it and try every alternative
             g.undo()
             return Simultaneous(g, p, ai, nodes, rng, False)

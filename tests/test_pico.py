@@ -15,6 +15,7 @@ import hal
 from boardkit import Board, Serial, install_pico
 from stonegrid.pico import board, image
 from stonegrid.build import repo_root, tool
+from shared_rules import GAMES
 from test_board import play_out, start_from_menu
 
 PROFILE = json.load(open(os.path.join(repo_root(), "hardware", "pico-ws2812.json")))
@@ -34,11 +35,11 @@ def pico(tmp_path):
 
 def test_boots_to_the_menu(pico):
     hello = pico.serial.ask({"cmd": "hello"})
-    assert hello["games"] == ["morris", "gipf", "mixtour", "rhombus"]
+    assert hello["games"] == list(GAMES)
     assert pico.client.status()["frames"] > 0  # the menu, decoded from the data pin
 
 
-@pytest.mark.parametrize("game_id", ["morris", "gipf", "mixtour", "rhombus"])
+@pytest.mark.parametrize("game_id", GAMES)
 def test_an_opening_by_gpio_buttons_frames_equal_the_view(pico, game_id):
     header = start_from_menu(pico, game_id)
     m, checked = play_out(pico, header, random.Random(3), scale=SCALE, opening=6)

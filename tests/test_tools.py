@@ -12,6 +12,7 @@ import pytest
 
 from boardkit import Serial
 from runtimes import ROOT
+from shared_rules import GAMES
 from stonegrid.sim import spawn
 
 STONEGRID = [sys.executable, "-m", "stonegrid.cli"]
@@ -58,7 +59,7 @@ def test_flash_sends_only_what_changed_and_the_app_runs(sim, tmp_path):
     assert (flash / "fw" / "current").read_text() == "a"
     assert (flash / "fw" / "a" / "app" / "core.mpy").exists()
     assert not (flash / "fw" / "a" / "app" / "core.py").exists()  # compiled
-    assert hello(sim)["games"] == ["morris", "gipf", "mixtour", "rhombus"]
+    assert hello(sim)["games"] == list(GAMES)
     again = run("flash", "--port", sim.serial, "--board", "unix")
     assert "sent 0 files (0 bytes)" in again.stdout, again.stdout
     assert hello(sim)["fw"]  # and the app runs again

@@ -19,7 +19,7 @@ from playwright.sync_api import sync_playwright
 
 from boardkit import Board
 from runtimes import ROOT
-from shared_rules import load, record
+from shared_rules import GAMES, load, record
 from shared_rules.remote import replay_commands
 from stonegrid.sim import SimError
 from views import load as load_view
@@ -116,7 +116,7 @@ def page_records(pg):
     return [json.loads(line) for line in pg.evaluate("window.stonegrid.records()")]
 
 
-@pytest.mark.parametrize("game_id", ["morris", "gipf", "mixtour", "rhombus"])
+@pytest.mark.parametrize("game_id", GAMES)
 def test_opening_on_the_page_matches_the_virtual_board(page, sim, tmp_path, game_id):
     games = sim.serial.ask({"cmd": "hello"})["games"]
     assert_same_picture(page, sim, "the menu")

@@ -5,7 +5,7 @@ The last turn stays marked until the next: amber pixels round the stone that was
 moved, the point it left amber, the point of a stone taken dark red.
 Controls: arrows move the cursor from point to point, OK places / picks up a stone / moves
 it / removes a stone; BACK drops a picked-up stone."""
-from shared_rules.morris import POINTS, neighbours
+from shared_rules.morris import MOVE, POINTS, REMOVE, neighbours
 from views import UI as _UI, palette, route
 from views.canvas import dim
 
@@ -15,10 +15,6 @@ CHOICES = {"double_mill_takes_two": (True, False), "no_immediate_returns": (Fals
 # Pixel of each point: file a..g -> x 0..12, rank 7..1 -> y 0..12.
 XY = tuple((2 * "abcdefg".index(n[0]), 12 - 2 * (int(n[1]) - 1)) for n in POINTS)
 BACK = "back"  # returned when BACK was not used by the view
-# The rules' action codes (morris.py; const() there, so not importable on MicroPython):
-# a point places, _MOVE + 24 * from + to moves, _REMOVE + a point removes.
-_MOVE = 24
-_REMOVE = 600
 GONE = 0x300000  # the point of the last removal
 
 
@@ -42,11 +38,11 @@ def sync(game, ui):
     back = 1
     a = game.last()
     while a is not None:
-        if a >= _REMOVE:
-            marks.append(("gone", a - _REMOVE))
+        if a >= REMOVE:
+            marks.append(("gone", a - REMOVE))
         else:
-            if a >= _MOVE:
-                marks.append(("from", (a - _MOVE) // 24))
+            if a >= MOVE:
+                marks.append(("from", (a - MOVE) // 24))
             marks.append(("to", _points(a)[-1]))
             break
         back += 1
@@ -73,10 +69,10 @@ def step(point, direction):
 
 def _points(a):
     """The points of action a: [point] for a placement or a removal, [from, to] for a move."""
-    if a >= _REMOVE:
-        return [a - _REMOVE]
-    if a >= _MOVE:
-        return list(divmod(a - _MOVE, 24))
+    if a >= REMOVE:
+        return [a - REMOVE]
+    if a >= MOVE:
+        return list(divmod(a - MOVE, 24))
     return [a]
 
 

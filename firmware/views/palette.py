@@ -12,6 +12,8 @@ GAME = {
     "rhombus": (BLACK, WHITE),
 }
 SAFE = GAME["morris"]  # a view's colours until the app sets its game's (views.UI)
+# A game without a line in GAME yet: White and Black, the names most games give their sides.
+UNKNOWN = (WHITE, BLACK)
 LINE = 0x0A0A0A
 POINT = 0x1E1E1E
 CURSOR = 0xFFFFFF
@@ -23,4 +25,4 @@ TEXT = 0x909090
 def stones(game_id, scheme="safe"):
     """The two players' colours for a game.  Both schemes a settings file may name ("safe",
     "game") give the names' colours: one naming everywhere."""
-    return GAME[game_id]
+    return GAME.get(game_id, UNKNOWN)

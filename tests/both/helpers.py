@@ -2,6 +2,8 @@
 import os
 import random
 
+from shared_rules.core import DOUBLE_PASS, REPETITION
+
 
 def raises(exc, fn, *args, **kwargs):
     """Call fn and return the exception it raised; fail unless it is an `exc`."""
@@ -66,6 +68,31 @@ def check_random_game_invariants(mod, seed, **options):
     assert snapshot(h) == snapshot(g)
     assert h.turns() == turns
     return g
+
+
+def check_position_round_trip(mod, seed, **options):
+    """Every position of a random game is accepted by set_position and comes back the same:
+    the text, the side to act, the legal actions and the result.  Not what the text cannot
+    hold: a secret pending (withdrawn by set_position) and results that depend on the
+    history (repetition, two passes in a row).  Returns the positions checked."""
+    g = mod.Game(**options)
+    random.seed(seed)
+    checked = 0
+    while True:
+        text = g.position()
+        h = mod.Game(**options)
+        h.set_position(text)
+        if not g.hidden():
+            assert h.position() == text, (text, h.position())
+            r = g.result()
+            if r is None or r[1] not in (REPETITION, DOUBLE_PASS):
+                assert h.to_move == g.to_move and h.result() == r, (text, h.result(), r)
+                assert sorted(h.legal()) == sorted(g.legal()), text
+                checked += 1
+        acts = g.legal()
+        if not acts:
+            return checked
+        g.play(acts[random.randrange(len(acts))])
 
 
 def scratch_dir(name):

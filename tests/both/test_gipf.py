@@ -96,13 +96,15 @@ def derive_tables():
             sl[rs[lo[l] + k] * 3 + l // 7] = l
             sp[rs[lo[l] + k] * 3 + l // 7] = k
     ray_line = [sl[rs[ro[r]] * 3 + rdir[r] % 3] for r in range(42)]
-    return {"_NAMES": spots + dots, "_RS": rs, "_RO": ro, "RAY_DOT": ray_dot,
-            "RAY_LINE": ray_line, "_LO": lo, "_LL": ll, "_SL": sl, "_SP": sp}
+    return {"_NAMES": spots + dots, "_RAY_SPOTS": rs, "_RAY_START": ro, "RAY_DOT": ray_dot,
+            "RAY_LINE": ray_line, "_LINE_START": lo, "_LINE_LENGTH": ll, "_SPOT_LINE": sl,
+            "_SPOT_PLACE": sp}
 
 
 def test_tables():
     tables = derive_tables()
-    for name in ("_NAMES", "_RS", "_RO", "RAY_DOT", "RAY_LINE", "_LO", "_LL", "_SL", "_SP"):
+    for name in ("_NAMES", "_RAY_SPOTS", "_RAY_START", "RAY_DOT", "RAY_LINE", "_LINE_START",
+                 "_LINE_LENGTH", "_SPOT_LINE", "_SPOT_PLACE"):
         value = getattr(gipf, name)
         assert (value if name == "_NAMES" else list(value)) == tables[name], name
 

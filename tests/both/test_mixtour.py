@@ -155,9 +155,10 @@ def test_ban_only_when_the_reversal_is_possible():
     g = game(stacks={"a1": "WWW", "c3": "RR", "e5": "R"})
     g.play("a1-c3")  # a1 keeps 2 at distance 2
     assert g.text(g.restriction()) == "c3-a1"
-    # A restriction that could not bite is set up as none.
-    h = game(stacks={"b2": "R", "e5": "W"}, last="b2-a1")  # a1 is empty
-    assert h.restriction() is None and h.position().split()[-1] == "-"
+    # A restriction that could not bite is refused: play records one only where it bites.
+    h = mixtour.Game()
+    e = raises(NotationError, h.set_position, pos({"b2": "R", "e5": "W"}, last="b2-a1"))
+    assert str(e).startswith("restriction") and h.position() == mixtour.Game().position()
     h = game(stacks={"a1": "W", "b2": "RW"}, side=1, last="b2-a1")
     assert h.text(h.restriction()) == "b2-a1" and "b2-a1" not in texts(h)
 
@@ -470,3 +471,22 @@ def test_random_games_invariants():
     check_random_game_invariants(mixtour, 9, points_to_win=3)
     g = random_game(mixtour, 5, points_to_win=2)
     assert g.result() is not None
+
+
+def test_positions_play_cannot_reach_are_refused_naming_the_field():
+    for bad, field, options in (
+            (pos(scores=(2, 0)), "scores", {}),  # beyond points_to_win: the game ended at 1
+            (pos(scores=(0, 4)), "scores", {"points_to_win": 3}),
+            (pos(scores=(1, 0), last="pass"), "restriction", {}),  # a score bans nothing
+            (pos({"a1": "W", "b2": "RW"}, scores=(0, 1), side=0, last="b2-a1"), "restriction",
+             {}),
+            (pos({"a1": "W"}, last="pass"), "restriction", {})):  # Red could enter
+        h = mixtour.Game(**options)
+        before = snapshot(h)
+        e = raises(NotationError, h.set_position, bad)
+        assert str(e).startswith(field), (bad, str(e))
+        assert snapshot(h) == before, bad
+    # A pass leaves at most the passer's banned move on the board, now the other's to make.
+    h = mixtour.Game()
+    h.set_position(NO_MOVES.rsplit(" ", 1)[0] + " pass")
+    assert h.legal() == [mixtour.PASS]

@@ -118,7 +118,7 @@ def test_removal_spares_mills_unless_all_are_in_mills():
     g = game(red=("a1", "d1", "b4"), green=("a7", "d7", "g7", "c3", "e3"), hands=(3, 3))
     g.play("g1")
     assert texts(g) == ["xc3", "xe3"]
-    g = game(red=("a1", "d1", "b4"), green=("a7", "d7", "g7"), hands=(3, 4))
+    g = game(red=("a1", "d1", "b4"), green=("a7", "d7", "g7"), hands=(3, 3))
     g.play("g1")
     assert texts(g) == ["xa7", "xd7", "xg7"]
     assert isinstance(raises(IllegalMove, g.play, "xb4"), ValueError)
@@ -135,12 +135,12 @@ def test_flying_at_exactly_three():
 
 
 def test_loss_below_three_counts_the_hand():
-    # Red closes a mill in the placing phase; Green has 1 on the board and 1 in hand.
-    g = game(red=("a1", "d1"), green=("c3",), hands=(3, 1))
+    # Red closes a mill in the placing phase; Green has 1 on the board and 2 in hand.
+    g = game(red=("a1", "d1"), green=("c3",), hands=(2, 2))
     g.play("g1")
     g.play("xc3")
     assert g.result() == (0, "men") and g.to_move is None and g.legal() == []
-    g = game(red=("a1", "d1"), green=("c3", "e3", "e5"), hands=(3, 1))
+    g = game(red=("a1", "d1"), green=("c3", "e3", "e5"), hands=(2, 2))
     g.play("g1")
     g.play("xc3")
     assert g.result() is None and g.to_move == 1
@@ -255,7 +255,7 @@ def test_illegal_input_leaves_state_unchanged():
 
 
 def test_play_after_the_end_is_refused():
-    g = game(red=("a1", "d1"), green=("c3",), hands=(3, 1))
+    g = game(red=("a1", "d1"), green=("c3",), hands=(2, 2))
     g.play("g1")
     g.play("xc3")
     before = snapshot(g)
@@ -310,3 +310,49 @@ def test_random_games_invariants():
         check_random_game_invariants(morris, seed)
     check_random_game_invariants(morris, 7, no_immediate_returns=True,
                                  double_mill_takes_two=False)
+
+
+def test_positions_play_cannot_reach_are_refused_naming_the_field():
+    # Green, not to act, is down to two: the removal that did it ended the game.
+    g = morris.Game()
+    g.set_position("RRR...G.......G......... 0 0 0 0 - -")
+    assert g.result() == (0, "men") and g.legal() == [] and g.to_move is None
+    g.set_position(pos(red=("a1", "d1", "g1"), green=("b2",), hands=(0, 1), pending=1))
+    assert g.result() == (0, "men") and g.legal() == []  # the first of two removals did it
+    h = morris.Game()
+    before = snapshot(h)
+    for bad, field, options in (
+            ("RRR..................... 3 5 0 1 - -", "removals owed", {}),  # nothing to take
+            ("RRR..................... 3 4 0 1 - -", "removals owed", {}),
+            (pos(red=("a1", "d1", "g1", "a4", "a7"), green=("b2", "d2", "f2"), hands=(4, 5),
+                 pending=2), "removals owed", {"double_mill_takes_two": False}),
+            (pos(red=("a1", "d1", "g1", "b2", "d2", "f2"), green=("c3", "d3"), hands=(3, 4),
+                 pending=2), "removals owed", {}),  # two mills, but closed by two stones
+            (pos(red=("a1", "d1", "g4"), green=("b2",), hands=(5, 6), pending=1),
+             "removals owed", {}),  # no mill stands
+            (pos(red=("a1", "d1"), green=("b2", "d2", "f2", "c3")), "side to act", {}),
+            (pos(red=("a1", "d1", "g4"), green=("b2",), hands=(2, 1), side=1), "side to act",
+             {}),
+            (pos(red=("a1",), green=("b2",), hands=(7, 7), side=1), "stones in hand", {}),
+            (pos(red=("a1",), green=(), hands=(8, 9), side=0), "stones in hand", {}),
+            (pos(red=("a1", "d1", "g4"), green=("b2", "d2", "f4"), bans=("d1-a1", "-")), "ban",
+             {}),  # bans only with no_immediate_returns
+            (pos(red=("a4", "d1", "g4"), green=("b2", "d2", "f4"), hands=(1, 1),
+                 bans=("a4-a1", "-")), "ban", {"no_immediate_returns": True})):
+        h = morris.Game(**options)
+        before = snapshot(h)
+        e = raises(NotationError, h.set_position, bad)
+        assert str(e).startswith(field), (bad, str(e))
+        assert snapshot(h) == before, bad
+    # What play reaches is accepted: two removals after a double mill, a removal owed with the
+    # last stone placed, a ban with no_immediate_returns.
+    for good, options in (
+            (pos(red=("a1", "d1", "g1", "a4", "a7"), green=("b2", "d2", "f2"), hands=(4, 5),
+                 pending=2), {}),
+            (pos(red=("a1", "d1", "g1"), green=("b2", "d2", "f2"), hands=(0, 1), pending=1),
+             {}),
+            (pos(red=("a4", "d1", "g4"), green=("b2", "d2", "f4"), bans=("a4-a1", "-")),
+             {"no_immediate_returns": True})):
+        h = morris.Game(**options)
+        h.set_position(good)
+        assert h.position() == good and h.result() is None and h.legal(), good

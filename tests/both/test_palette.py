@@ -29,3 +29,10 @@ def test_the_refused_cue_is_no_sides_colour():
     assert looks(palette.REFUSED) is None
     for game in GAMES:
         assert palette.REFUSED not in palette.stones(game)
+
+
+def test_a_game_without_colours_yet_gets_two_that_differ():
+    got = palette.stones("a-fifth-game")
+    assert len(got) == 2 and got[0] != got[1], got
+    assert palette.REFUSED not in got
+    assert tuple(looks(c) for c in got) == ("White", "Black")

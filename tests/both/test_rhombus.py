@@ -491,7 +491,8 @@ def test_set_position_errors_leave_state_unchanged():
                 text.replace(" 0", " 2"), text.replace("1:3", "1-3"),
                 gap + " -:- 0:0 0",  # Line 7 not filled from one end
                 two + " -:- 0:0 0",  # Lines 1 and 7 both partly filled
-                "B" * 53 + "W" * 11 + " -:- 0:0 0"):  # more than 52 black stones
+                "B" * 53 + "W" * 11 + " -:- 0:0 0",  # more than 52 black stones
+                "." * 64 + " -:- 0:0 1"):  # no turn yet, so Black goes first
         e = raises(ValueError, h.set_position, bad)
         assert str(e), bad
         assert h._state() == before, bad

@@ -1,5 +1,8 @@
 """The device opponent (shared_rules/search.py and the <game>_ai modules), on both runtimes."""
-from shared_rules import GAMES, gipf, load, mixtour, morris, rhombus, search
+import sys
+
+from shared_rules import (GAMES, core, gipf, load, mixtour, morris, rhombus, search,
+                          simultaneous)
 from shared_rules.search import Rng, Search
 
 from helpers import raises
@@ -74,13 +77,13 @@ def test_search_leaves_the_game_it_is_given_as_it_found_it():
 
 
 def test_finds_the_mill_that_wins_morris():
-    # Red a1 d1, one in hand; Green has three stones in all: g1 closes a mill, the removal
-    # leaves Green two
+    # Red a1 d1, one in hand; Green has three stones in all (two on the board): g1 closes a
+    # mill, the removal leaves Green two
     cells = ["."] * 24
     cells[0] = cells[1] = "R"
-    cells[morris.POINTS.index("e4")] = "G"
+    cells[morris.POINTS.index("e4")] = cells[morris.POINTS.index("b6")] = "G"
     g = morris.Game()
-    g.set_position("%s 1 2 0 0 - -" % "".join(cells))
+    g.set_position("%s 1 1 0 0 - -" % "".join(cells))
     play_device_turn(g, nodes=100)
     assert g.result() == (0, "men"), g.turns()
 
@@ -201,9 +204,9 @@ def test_budget_is_the_work_done():
     counts = [0, 0]
 
     class Counted(morris.Game):
-        def _do(self, a):  # what play() does once the action is known to be legal
+        def play_unchecked(self, a):  # what play() does once the action is known to be legal
             counts[0] += 1
-            morris.Game._do(self, a)
+            morris.Game.play_unchecked(self, a)
 
     class Ai:
         NODES = (1, 2, 3)
@@ -272,12 +275,12 @@ def test_rhombus_bid_does_not_depend_on_the_hidden_bid():
 
 
 def test_matrix_games_are_solved_with_mixed_strategies():
-    rounds = search.ROUNDS
-    w = search.mixed([1, -1, -1, 1], 2, 2)  # matching pennies: half and half
+    rounds = simultaneous.ROUNDS
+    w = simultaneous.mixed([1, -1, -1, 1], 2, 2)  # matching pennies: half and half
     assert sum(w) == rounds and min(w) >= rounds * 3 // 8, w
-    w = search.mixed([0, -1, 1, 1, 0, -1, -1, 1, 0], 3, 3)  # rock, paper, scissors
+    w = simultaneous.mixed([0, -1, 1, 1, 0, -1, -1, 1, 0], 3, 3)  # rock, paper, scissors
     assert sum(w) == rounds and min(w) >= rounds // 5, w
-    w = search.mixed([5, 5, 1, 0, 3, 4], 3, 2)  # the first row dominates
+    w = simultaneous.mixed([5, 5, 1, 0, 3, 4], 3, 2)  # the first row dominates
     assert w == [rounds, 0, 0], w
 
 
@@ -294,14 +297,25 @@ def test_rhombus_bids_are_drawn_from_the_mixture():
             s = search.start(g, 0, ai, nodes=120, seed=seed)
             while not s.step(50):
                 pass
-            assert len(s.mix) == 4 and sum(s.mix) == search.ROUNDS
+            assert len(s.mix) == 4 and sum(s.mix) == simultaneous.ROUNDS
             assert s.mix[s.best - rhombus.BID] > 0  # drawn from the mixture
             chosen.append(s.best)
-        if sorted(s.mix)[-2] >= search.ROUNDS // 8:  # two bids with a fair share
+        if sorted(s.mix)[-2] >= simultaneous.ROUNDS // 8:  # two bids with a fair share
             break
         acts = g.legal()
         g.play(acts[r.below(len(acts))])
     assert len(set(chosen)) >= 2, (chosen, s.mix)
+
+
+def test_only_games_with_secrets_load_the_matrix_game_solver():
+    name = "shared_rules.simultaneous"
+    sys.modules.pop(name, None)  # other tests here have loaded it
+    for game_id in GAMES:
+        g = load(game_id).Game()
+        secret = type(g).hidden is not core.Game.hidden
+        device(g)
+        assert (name in sys.modules) == secret, game_id
+        sys.modules.pop(name, None)
 
 
 def test_rhombus_evaluation_counts_as_the_rules_do():
