@@ -31,6 +31,7 @@ def only(game_id):
             forget("shared_rules", other)
             forget("shared_rules", other + "_ai")
             forget("views", other)
+    forget("shared_rules", "simultaneous")  # the secret-bid solver: its game loads it again
     gc.collect()
 
 
