@@ -158,45 +158,45 @@ cdc.onSerialData = (bytes) => send('S', bytes);
 // --- buttons: inputs driven at their idle level (rp2040js has no pull-ups); active low
 const activeLow = profile.active_low !== false;
 for (const gpio of Object.values(profile.buttons)) mcu.gpio[gpio].setInputValue(activeLow);
-// Presses one after another, like fingers: held for <ms>, then all up for RELEASE_MS, both
-// counted in emulated time from the chip's first read of the pins (SIO GPIO_IN) in that
-// phase, and ending at a read: the firmware's debounce sees each press and each release
-// however slow its main loop is.
+// Presses one after another, like fingers: held for <ms>, then all up for RELEASE_MS, in
+// emulated time.  The firmware reads the pins in passes (one read a button, close together,
+// then its main loop goes on), so a level changes only as a pass starts, and lasts until a
+// pass starts at or after its time and after at least one whole pass has seen it: a pass
+// never sees a press half changed, and the debounce sees each press and each release
+// however slow the main loop is.  (Changed between two reads of one pass, a release could
+// fall after the read of its button in one pass and end before it in the next: lost.)
 const RELEASE_MS = 60;
+const PASS_GAP_NS = 2e6; // reads closer together than this are one pass
 const SIO_GPIO_IN = 0x004;
 const presses = [];
 let pressing = null; // the pin held now
-let phase = null; // {ms, due}: the phase under way; due is 0 until the chip reads the pins
+let phase = null; // {due, passes}: the level set now, and the passes that have begun since
+let lastRead = -PASS_GAP_NS;
 const sioRead = mcu.sio.readUint32.bind(mcu.sio);
 mcu.sio.readUint32 = (offset) => {
-  if (offset === SIO_GPIO_IN && phase) {
-    if (!phase.due) {
-      phase.due = mcu.clock.nanos + phase.ms * 1e6;
-    } else if (mcu.clock.nanos >= phase.due) {
-      phase = null;
-      setImmediate(nextPress); // after this read: it sees the level of this phase
-    }
+  if (offset === SIO_GPIO_IN) {
+    const now = mcu.clock.nanos;
+    if (now - lastRead >= PASS_GAP_NS) passStarts(now);
+    lastRead = now;
   }
   return sioRead(offset);
 };
-function holdButton(gpio, ms) {
-  presses.push([gpio, ms]);
-  if (!phase) nextPress();
-  wake();
-}
-function nextPress() {
-  if (phase) return; // a phase is under way; its end comes here again
+function passStarts(now) {
+  if (phase && (++phase.passes < 3 || now < phase.due)) return; // the 1st, one whole, this
   if (pressing !== null) {
     mcu.gpio[pressing].setInputValue(activeLow);
     pressing = null;
-    phase = { ms: RELEASE_MS, due: 0 };
-    return;
+    phase = { due: now + RELEASE_MS * 1e6, passes: 1 };
+  } else if (presses.length) {
+    const [gpio, ms] = presses.shift();
+    mcu.gpio[gpio].setInputValue(!activeLow);
+    pressing = gpio;
+    phase = { due: now + ms * 1e6, passes: 1 };
   }
-  if (!presses.length) return;
-  const [gpio, ms] = presses.shift();
-  mcu.gpio[gpio].setInputValue(!activeLow);
-  pressing = gpio;
-  phase = { ms, due: 0 };
+}
+function holdButton(gpio, ms) {
+  presses.push([gpio, ms]);
+  wake();
 }
 
 // --- WS2812: bits by the length of each high pulse (0: ~0.4 us, 1: ~0.8 us), in emulated time
