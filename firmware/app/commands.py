@@ -86,9 +86,14 @@ def run(app, cmd):
                              "press or long")
         app.press(button, kind, time.ticks_ms())
     elif name == "menu":
-        from app.menu import Menu
+        if isinstance(app.screen, Play):  # as a long BACK: the menu offers to resume it
+            from app.leave import leave
 
-        app.screen = Menu(app)
+            leave(app, app.screen.session)
+        else:
+            from app.menu import Menu
+
+            app.screen = Menu(app)
     app.dirty = True
     return new
 

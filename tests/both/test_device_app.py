@@ -217,3 +217,22 @@ def test_a_game_left_by_a_long_back_resumes_from_the_menu_or_ends_with_a_record(
         assert (end["t"], end["ply"], game["game"]) == ("end", 0, "gipf")
 
     run_app(go)
+
+
+def test_the_menu_command_leaves_a_game_as_a_long_back_does():
+    """Over serial, "menu" mid-game keeps the game to resume (RES), and a new game started
+    from the menu ends it for good with its end record, as after a long BACK."""
+    def go(app, sent):
+        app.start(Session("mixtour", {}, ("human", "human")))
+        app.play("c3")
+        app.command({"cmd": "menu"})
+        assert type(app.screen).__name__ == "Menu" and app.unfinished == ("mixtour", 1)
+        app.press("ok", "press", 0)  # RES
+        assert app.screen.session.game.plies() == 1
+        app.command({"cmd": "menu"})
+        app.command({"cmd": "new", "game": "morris"})
+        end = [json.loads(r) for r in sent if isinstance(r, str) and '"end"' in r]
+        assert len(end) == 1 and (end[0]["ply"], end[0]["reason"]) == (1, "abandoned"), sent
+
+    run_app(go)
+
