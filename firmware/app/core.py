@@ -47,7 +47,7 @@ class Play:
         self.session = session
         self.view = load_view(session.game_id)
         self.ui = self.view.new_ui(session.game)
-        self.ui.colours = palette.stones(session.game_id, app.scheme)
+        self.ui.colours = palette.stones(session.game_id)
         self.device_at = None
         self.thinker = None  # the device's search for the action it is about to play
         self.choice = None  # the action it found, played once DEVICE_DELAY_MS have passed
@@ -128,8 +128,8 @@ class Play:
 
 
 def load_settings(path="settings.json"):
-    """Settings a maker may put on the flash: {"scheme": "safe" | "game", "brightness":
-    0..255, "device_delay_ms": pause before the device moves}.  Missing or bad: defaults."""
+    """Settings a maker may put on the flash: {"brightness": 0..255, "device_delay_ms": pause
+    before the device moves}.  Missing or bad: defaults."""
     import json
 
     from shared_rules.record import check_json
@@ -142,8 +142,8 @@ def load_settings(path="settings.json"):
         return {}
     if type(settings) is not dict:
         return {}
-    # each value of the type the app uses, or the default: a bad file never stops the boot
-    return dict((k, v) for k, v in settings.items() if type(v) is (str if k == "scheme" else int))
+    # each value a number, as the app uses them, or the default: a bad file never stops the boot
+    return dict((k, v) for k, v in settings.items() if type(v) is int)
 
 
 class App:
@@ -152,7 +152,6 @@ class App:
         self.canvas = Canvas(hal.width, hal.height)
         self._shown = bytearray(len(self.canvas.buf))
         self.settings = load_settings()
-        self.scheme = self.settings.get("scheme", "safe")
         if "brightness" in self.settings:
             hal.brightness = self.settings["brightness"]  # the board caps it
         self.games = playable()  # the views on this board's flash: fixed until the next boot

@@ -47,7 +47,7 @@ class Menu:
             game = self.app.unfinished[0]
             c.text(1, 8, game[:3].upper(), palette.TEXT)
         else:
-            c0, c1 = palette.stones(game, self.app.scheme)
+            c0, c1 = palette.stones(game)
             c.text(1, 1, game[:3].upper(), palette.TEXT)
             c.rect(3, 8, 4, 4, c0)
             c.rect(9, 8, 4, 4, c1)
@@ -104,7 +104,7 @@ class Setup:
         c.text(0, 1, label, palette.TEXT)
         value = self.values[key]
         if key in ("P1", "P2"):
-            colour = palette.stones(self.game_id, self.app.scheme)[key == "P2"]
+            colour = palette.stones(self.game_id)[key == "P2"]
             c.text(0, 8, SHORT.get(value, "DEV"), colour)
         else:
             c.text(0, 8, "ON" if value is True else "OFF" if value is False else

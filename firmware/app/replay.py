@@ -21,7 +21,7 @@ class Replay:
         self.actions = actions
         self.view = load_view(game_id)
         self.ui = self.view.new_ui(game)
-        self.ui.colours = palette.stones(game_id, app.scheme)
+        self.ui.colours = palette.stones(game_id)
         self.ui.cursor_hidden = True
 
     def handle(self, button, kind, now):

@@ -4,9 +4,9 @@ its block like writing read upward: the bottom piece bottom left, then bottom ri
 top right; unused pixels of a block are dim grey, so the height is the count of lit pixels and
 the last lit one is the top piece.  Empty squares are tinted in the mover's colour while an
 entry is possible.  The gaps carry the marks: a ring around a square is the cursor (white,
-blinking; red on a refused press), its corner pixels amber for the last move (bright where it
+blinking; magenta on a refused press), its corner pixels amber for the last move (bright where it
 went, dim where it came from), its side pixels a legal target of the lifted pieces (the mover's
-colour), the whole ring steady red a target barred only by the reversal ban.  A stack removed
+colour), the whole ring steady magenta a target barred only by the reversal ban.  A stack removed
 by scoring flashes in the scorer's colour.  White's reserve is the bottom row (y 15, from the
 left), Red's the right column (x 15, from the top): one pixel per two pieces, a dim one for an
 odd piece; the side to act bright, the other dim.  With points_to_win above 1 each arm ends in
@@ -17,7 +17,7 @@ lifts its top piece, OK again on it lifts one more (after the whole stack, one a
 lifted part blinks and the squares it may go to are hinted; OK on a hinted square moves it
 there, OK on another stack lifts that one instead; BACK puts the pieces down.  When no entry
 or move is left, the board and a PASS card take turns: OK passes (an arrow shows the card in
-red).  A pass shows PASS in the passer's colour once, and until the next action the gap
+magenta).  A pass shows PASS in the passer's colour once, and until the next action the gap
 crossings glow in that colour."""
 from shared_rules.mixtour import PASS, SQUARES, move
 from views import UI as _UI, palette, route

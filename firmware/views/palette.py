@@ -22,7 +22,6 @@ LAST = 0x3C2800
 TEXT = 0x909090
 
 
-def stones(game_id, scheme="safe"):
-    """The two players' colours for a game.  Both schemes a settings file may name ("safe",
-    "game") give the names' colours: one naming everywhere."""
+def stones(game_id):
+    """The two players' colours for a game: its names' colours (one naming everywhere)."""
     return GAME.get(game_id, UNKNOWN)

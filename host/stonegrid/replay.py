@@ -30,14 +30,14 @@ def load(path, warn=lambda text: print(text, file=sys.stderr)):
 class Frames:
     """The device's picture of the game after any number of actions."""
 
-    def __init__(self, header, g, scheme="safe"):
+    def __init__(self, header, g):
         views, palette, Canvas = _views()
         self.view = views.load(header["game"])
         self.game = records.fresh(header, g)
         self.actions = g.actions()
         self.players = records.player_names(header["game"])
         self.ui = self.view.new_ui(self.game)
-        self.ui.colours = palette.stones(header["game"], scheme)
+        self.ui.colours = palette.stones(header["game"])
         self.ui.cursor_hidden = True
         self.canvas = Canvas()
 

@@ -139,7 +139,7 @@ def test_settings_that_cannot_be_read_are_the_defaults():
             assert load_settings(path) == {}, data
         with open(path, "wb") as f:
             f.write(b'{"brightness": 40, "scheme": "game", "device_delay_ms": [1]}')
-        assert load_settings(path) == {"brightness": 40, "scheme": "game"}
+        assert load_settings(path) == {"brightness": 40}  # a number each, or left out
         os.remove(path)
         os.mkdir(path)
         assert load_settings(path) == {}

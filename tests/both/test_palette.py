@@ -20,9 +20,8 @@ def looks(rgb):
 def test_each_side_looks_like_its_name():
     for game in GAMES:
         names = load(game).PLAYERS
-        for scheme in ("safe", "game"):
-            got = tuple(looks(c) for c in palette.stones(game, scheme))
-            assert got == names, (game, scheme, got, names)
+        got = tuple(looks(c) for c in palette.stones(game))
+        assert got == names, (game, got, names)
 
 
 def test_the_refused_cue_is_no_sides_colour():
