@@ -1,5 +1,6 @@
-"""The project's own files: the lock files pin what pyproject.toml pins, and every MicroPython
-part is of the one release pyproject.toml names ([tool.stonegrid] micropython)."""
+"""The project's own files: ruff finds nothing, the lock files pin what pyproject.toml pins,
+and every MicroPython part is of the one release pyproject.toml names ([tool.stonegrid]
+micropython)."""
 import json
 import os
 import re
@@ -29,6 +30,12 @@ def _pins(requirements):
 def _locked(name):
     with open(os.path.join(ROOT, name)) as f:
         return _pins(f.read().splitlines())
+
+
+def test_ruff_finds_nothing():
+    proc = subprocess.run([tool("ruff"), "check", "--no-cache", "."], cwd=ROOT,
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
 def test_the_lock_files_pin_what_pyproject_pins():
