@@ -10,15 +10,23 @@ CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # every MicroPython part is of this one release (tests/test_project_files.py checks the pins)
 MICROPYTHON := $(shell sed -n 's/^micropython = "\(.*\)"/\1/p' pyproject.toml)
+# pytest-xdist on every core; a group stays on one worker, in the order tests/conftest.py sorts
+PYTEST := $(BIN)/python -m pytest -q -n auto --dist loadgroup --no-loadscope-reorder
+# the tiers `make check` leaves out (pyproject.toml declares them)
+SLOW := sim or browser or tools or emulated
 
-.PHONY: play test bench lock clean pico-parts
+.PHONY: play test check bench lock clean pico-parts
 
 play: $(VENV)/.installed
 	@$(MAKE) --no-print-directory $(WASM) || echo "no npm here: stonegrid web will not run; the virtual board does"
 	$(BIN)/stonegrid sim
 
 test: $(VENV)/.installed $(WASM) $(CHROMIUM) pico-parts
-	$(BIN)/python -m pytest -q
+	$(PYTEST)
+
+# the quick loop: rules, records, views, tests/both on both runtimes, host unit tests, ruff
+check: $(VENV)/.installed $(WASM) pico-parts
+	$(PYTEST) -m "not ($(SLOW))"
 
 bench: $(VENV)/.installed $(WASM) pico-parts
 	$(BIN)/python -m pip install -q --require-hashes -r requirements-bench.lock || echo "open_spiel not installable: benchmarking without it"

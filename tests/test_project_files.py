@@ -1,12 +1,14 @@
-"""The project's own files: ruff finds nothing, the lock files pin what pyproject.toml pins,
-and every MicroPython part is of the one release pyproject.toml names ([tool.stonegrid]
-micropython)."""
+"""The project's own files: every test file has a tier, ruff finds nothing, the lock files pin
+what pyproject.toml pins, and every MicroPython part is of the one release pyproject.toml
+names ([tool.stonegrid] micropython)."""
+import glob
 import json
 import os
 import re
 import subprocess
 import tomllib
 
+import conftest
 from runtimes import ROOT, micropython, tool
 from stonegrid import build
 from stonegrid.pico import parts
@@ -30,6 +32,12 @@ def _pins(requirements):
 def _locked(name):
     with open(os.path.join(ROOT, name)) as f:
         return _pins(f.read().splitlines())
+
+
+def test_every_test_file_has_a_tier():
+    files = {os.path.basename(p) for p in glob.glob(os.path.join(ROOT, "tests", "test_*.py"))}
+    assert sorted(files - set(conftest.TIERS)) == [], "give it a tier in tests/conftest.py"
+    assert sorted(set(conftest.TIERS) - files) == [], "no such test file"
 
 
 def test_ruff_finds_nothing():
