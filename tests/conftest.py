@@ -4,6 +4,8 @@ import shutil
 import sys
 import tempfile
 
+import pytest
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(HERE, "both"))  # the dual-runtime cases import helpers
@@ -28,7 +30,6 @@ TIERS = {
     "test_harness.py": FAST,
     "test_host_paths.py": FAST,
     "test_led.py": FAST,
-    "test_pico_image.py": FAST,  # its one test that boots the chip is marked `emulated`
     "test_play.py": FAST,
     "test_project_files.py": FAST,
     "test_records.py": FAST,
@@ -42,27 +43,46 @@ TIERS = {
     "test_web.py": ("browser",),
     "test_pico.py": ("emulated",),
     "test_pico_bench.py": ("emulated",),
+    "test_pico_image.py": ("emulated",),
 }
 # Under pytest-xdist (`make test`: --dist loadgroup) the tests of one group run on one worker,
-# in the order collected: a module's board or browser shared by its tests starts once, and the
-# emulated Picos (timed by the host's clock) never run two at a time. The slow tiers come first
-# so that the last tests to finish are short ones.
+# in the order collected: the cases of one tests/both file under micropython (one run serves
+# them all: _runs in test_under_micropython.py), a module's board or browser shared by its
+# tests, and the emulated Picos, which each want a core to keep up with the host's clock. The
+# slow tiers are collected first, so that the last tests to finish are short ones.
 ONE_WORKER = {"test_sim.py", "test_web.py"}
 FIRST = ["emulated", "browser", "sim"]
 
 
+def group(nodeid):
+    """The group of a test by its id (all the scheduler has); a test alone is its own."""
+    path, _, test = nodeid.partition("::")
+    name = os.path.basename(path)
+    if "emulated" in TIERS.get(name, FAST):
+        return "emulated"
+    if name == "test_under_micropython.py":  # test_case[test_gipf::test_start]
+        return "both/" + test.partition("[")[2].partition("::")[0]
+    return name if name in ONE_WORKER else nodeid
+
+
 def pytest_collection_modifyitems(items):
-    import pytest
     for item in items:
-        name = item.path.name
-        for marker in TIERS.get(name, FAST):
+        for marker in TIERS.get(item.path.name, FAST):
             item.add_marker(marker)
-        if item.get_closest_marker("emulated"):
-            item.add_marker(pytest.mark.xdist_group("emulated"))
-        elif name == "test_under_micropython.py":
-            # one micropython run per tests/both file serves all its cases (_runs there)
-            item.add_marker(pytest.mark.xdist_group(os.path.basename(item.callspec.params["path"])))
-        elif name in ONE_WORKER:
-            item.add_marker(pytest.mark.xdist_group(name))
     items.sort(key=lambda item: min([FIRST.index(m) for m in FIRST if item.get_closest_marker(m)]
                                     or [len(FIRST)]))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_xdist_make_scheduler(config, log):
+    # xdist's own loadgroup reads xdist_group marks through a node attribute that pytest 9
+    # no longer has, so the groups are given here, by test id
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadGroupScheduling
+
+    class Groups(LoadGroupScheduling):
+        def _split_scope(self, nodeid):
+            return group(nodeid)
+
+    return Groups(config, log)

@@ -171,7 +171,6 @@ def test_build_uf2_errors_are_one_line(tmp_path, capsys, monkeypatch):
 
 
 
-@pytest.mark.emulated
 def test_micropython_boots_the_uf2_and_runs_the_app(tmp_path):
     """The emulated RP2040 (rp2040js, npm) boots what `stonegrid build --uf2` writes, laid
     on an erased flash as the boot ROM would: MicroPython mounts the littlefs as it is

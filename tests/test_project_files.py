@@ -40,6 +40,17 @@ def test_every_test_file_has_a_tier():
     assert sorted(set(conftest.TIERS) - files) == [], "no such test file"
 
 
+def test_what_shares_a_run_a_board_or_a_core_is_one_group():
+    both = "tests/test_under_micropython.py::test_case[test_gipf::%s]"
+    assert conftest.group(both % "test_start") == conftest.group(both % "test_tables")
+    assert conftest.group(both % "test_start") != conftest.group(
+        "tests/test_under_micropython.py::test_case[test_morris::test_start]")
+    assert conftest.group("tests/test_pico.py::test_boots_to_the_menu") == conftest.group(
+        "tests/test_pico_image.py::test_uf2_round_trip[x]")
+    assert conftest.group("tests/test_sim.py::a") == conftest.group("tests/test_sim.py::b")
+    assert conftest.group("tests/test_board.py::a") != conftest.group("tests/test_board.py::b")
+
+
 def test_ruff_finds_nothing():
     proc = subprocess.run([tool("ruff"), "check", "--no-cache", "."], cwd=ROOT,
                           capture_output=True, text=True)
