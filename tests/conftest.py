@@ -47,10 +47,12 @@ TIERS = {
 }
 # Under pytest-xdist (`make test`: --dist loadgroup) the tests of one group run on one worker,
 # in the order collected: the cases of one tests/both file under micropython (one run serves
-# them all: _runs in test_under_micropython.py), a module's board or browser shared by its
-# tests, and the emulated Picos, which each want a core to keep up with the host's clock. The
-# slow tiers are collected first, so that the last tests to finish are short ones.
-ONE_WORKER = {"test_sim.py", "test_web.py"}
+# them all: _runs in test_under_micropython.py), test_sim's board shared by its tests, and
+# the emulated Picos and the browser: each wants a core of its own to keep up with the host's
+# clock (an emulated Pico missed a press while Chromium ran beside it), so they run one at a
+# time. The slow tiers are collected first, so that the last tests to finish are short ones.
+ONE_WORKER = {"test_sim.py"}
+ONE_AT_A_TIME = ("emulated", "browser")
 FIRST = ["emulated", "browser", "sim"]
 
 
@@ -58,8 +60,8 @@ def group(nodeid):
     """The group of a test by its id (all the scheduler has); a test alone is its own."""
     path, _, test = nodeid.partition("::")
     name = os.path.basename(path)
-    if "emulated" in TIERS.get(name, FAST):
-        return "emulated"
+    if set(ONE_AT_A_TIME) & set(TIERS.get(name, FAST)):
+        return "one at a time"
     if name == "test_under_micropython.py":  # test_case[test_gipf::test_start]
         return "both/" + test.partition("[")[2].partition("::")[0]
     return name if name in ONE_WORKER else nodeid
