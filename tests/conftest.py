@@ -75,7 +75,7 @@ def pytest_collection_modifyitems(items):
                                     or [len(FIRST)]))
 
 
-@pytest.hookimpl(tryfirst=True)
+@pytest.hookimpl(tryfirst=True, optionalhook=True)  # a hook of pytest-xdist's
 def pytest_xdist_make_scheduler(config, log):
     # xdist's own loadgroup reads xdist_group marks through a node attribute that pytest 9
     # no longer has, so the groups are given here, by test id
