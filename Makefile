@@ -1,33 +1,57 @@
-# One virtual environment with everything pinned in pyproject.toml, and the MicroPython
-# WebAssembly port for `stonegrid web` and rp2040js (the emulated Pico) pinned in package.json /
-# package-lock.json.
+# One virtual environment with every Python package pinned, with its hashes, in
+# requirements.lock (the direct pins are pyproject.toml's; `make lock` after changing one), and
+# the MicroPython WebAssembly port for `stonegrid web` and rp2040js (the emulated Pico) pinned in
+# package.json / package-lock.json.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 WASM := node_modules/@micropython/micropython-webassembly-pyscript/micropython.wasm
 CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# every MicroPython part is of this one release (tests/test_project_files.py checks the pins)
+MICROPYTHON := $(shell sed -n 's/^micropython = "\(.*\)"/\1/p' pyproject.toml)
+# pytest-xdist on every core; a group stays on one worker, in the order tests/conftest.py sorts
+PYTEST := $(BIN)/python -m pytest -q -n auto --dist loadgroup --no-loadscope-reorder
+# the tiers `make check` leaves out (pyproject.toml declares them)
+SLOW := sim or browser or tools or emulated
 
-.PHONY: play test bench clean pico-parts
+.PHONY: play test check bench lock clean pico-parts
 
 play: $(VENV)/.installed
 	@$(MAKE) --no-print-directory $(WASM) || echo "no npm here: stonegrid web will not run; the virtual board does"
 	$(BIN)/stonegrid sim
 
 test: $(VENV)/.installed $(WASM) $(CHROMIUM) pico-parts
-	$(BIN)/python -m pytest -q
+	$(PYTEST)
+
+# the quick loop: rules, records, views, tests/both on both runtimes, host unit tests, ruff
+check: $(VENV)/.installed $(WASM) pico-parts
+	$(PYTEST) -m "not ($(SLOW))"
 
 bench: $(VENV)/.installed $(WASM) pico-parts
-	$(BIN)/python -m pip install -q -e '.[bench]' || echo "open_spiel not installable: benchmarking without it"
+	$(BIN)/python -m pip install -q --require-hashes -r requirements-bench.lock || echo "open_spiel not installable: benchmarking without it"
 	$(BIN)/python tests/bench/rules.py
 	$(BIN)/python tests/bench/ai.py
 	$(BIN)/python tests/bench/flash.py
 	$(BIN)/python tests/bench/pico.py
 
-$(VENV)/.installed: pyproject.toml
+# the lock holds every package with its hashes, setuptools (the build backend) included, so
+# stonegrid itself is installed without fetching anything more
+$(VENV)/.installed: pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q -e '.[test]'
+	$(BIN)/python -m pip install -q --require-hashes -r requirements.lock
+	$(BIN)/python -m pip install -q --no-deps --no-build-isolation -e .
 	touch $@
+
+# Write the lock files again after a pin in pyproject.toml changed, with pip-tools in a venv of
+# its own; what pyproject does not pin keeps its locked version (`make lock UPGRADE=--upgrade`
+# takes the newest). Commit them, then `make test`.
+LOCK := pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras --no-emit-index-url --no-emit-find-links
+lock:
+	$(PYTHON) -m venv build/lock-venv
+	build/lock-venv/bin/python -m pip install -q pip-tools==7.6.2
+	CUSTOM_COMPILE_COMMAND="make lock" build/lock-venv/bin/$(LOCK) $(UPGRADE) --extra test --all-build-deps -o requirements.lock pyproject.toml
+	CUSTOM_COMPILE_COMMAND="make lock" build/lock-venv/bin/$(LOCK) $(UPGRADE) --extra bench -c requirements.lock -o requirements-bench.lock pyproject.toml
 
 $(WASM): package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -38,7 +62,7 @@ $(WASM): package.json package-lock.json
 # the steering repo's shared/ beside the checkout, as CI lays it
 PICO_PARTS ?= ../shared/micropython-rp2
 PARTS := host/stonegrid/pico/parts
-PARTS_FILES := $(PARTS)/micropython-v1.28.0-RPI_PICO.uf2 $(PARTS)/rp2040-bootrom-b1.bin
+PARTS_FILES := $(PARTS)/micropython-v$(MICROPYTHON)-RPI_PICO.uf2 $(PARTS)/rp2040-bootrom-b1.bin
 pico-parts: $(PARTS_FILES)
 
 $(PARTS_FILES): | $(VENV)/.installed
