@@ -43,7 +43,7 @@ class Mirror:
         self.game = load(self.game_id).Game(**record.options(header["options"]))
         self.view = load_view(self.game_id)
         self.ui = self.view.new_ui(self.game)
-        self.ui.colours = palette.stones(self.game_id, "safe")
+        self.ui.colours = palette.stones(self.game_id)
         self.players = header["players"]
         self.canvas = Canvas()
         self.view.render(self.game, self.ui, self.canvas, 0)
