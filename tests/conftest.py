@@ -51,9 +51,10 @@ TIERS = {
 # Under pytest-xdist (`make test`: --dist loadgroup) the tests of one group run on one worker,
 # in the order collected: the cases of one tests/both file under micropython (one run serves
 # them all: _runs in test_under_micropython.py), test_sim's board shared by its tests, and
-# the emulated Picos and the browser: each wants a core of its own to keep up with the host's
-# clock (an emulated Pico missed a press while Chromium ran beside it), so they run one at a
-# time. The slow tiers are collected first, so that the last tests to finish are short ones.
+# the emulated Picos one at a time, and the browser's pages one at a time (each is a process
+# that keeps a core busy and waits for its frames against the host's clock; a Pico beside a
+# browser is fine since its buttons follow the chip's own reads, host/stonegrid/pico/run.mjs).
+# The slow tiers are collected first, so that the last tests to finish are short ones.
 ONE_WORKER = {"test_sim.py"}
 ONE_AT_A_TIME = ("emulated", "browser")
 FIRST = ["emulated", "browser", "sim"]
@@ -63,8 +64,9 @@ def group(nodeid):
     """The group of a test by its id (all the scheduler has); a test alone is its own."""
     path, _, test = nodeid.partition("::")
     name = os.path.basename(path)
-    if set(ONE_AT_A_TIME) & set(TIERS.get(name, FAST)):
-        return "one at a time"
+    for tier in ONE_AT_A_TIME:
+        if tier in TIERS.get(name, FAST):
+            return "one at a time: " + tier
     if name == "test_under_micropython.py":  # test_case[test_gipf::test_start]
         return "both/" + test.partition("[")[2].partition("::")[0]
     return name if name in ONE_WORKER else nodeid

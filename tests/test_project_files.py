@@ -45,9 +45,10 @@ def test_what_shares_a_run_a_board_or_a_core_is_one_group():
     assert conftest.group(both % "test_start") == conftest.group(both % "test_tables")
     assert conftest.group(both % "test_start") != conftest.group(
         "tests/test_under_micropython.py::test_case[test_morris::test_start]")
-    assert conftest.group("tests/test_pico.py::test_boots_to_the_menu") == conftest.group(
-        "tests/test_pico_image.py::test_uf2_round_trip[x]") == conftest.group(
-        "tests/test_web.py::test_server_serves_only_its_files_and_the_port_offline")
+    pico = conftest.group("tests/test_pico.py::test_boots_to_the_menu")  # one Pico at a time
+    assert pico == conftest.group("tests/test_pico_image.py::test_uf2_round_trip[x]")
+    web = conftest.group("tests/test_web.py::test_server_serves_only_its_files_and_the_port_offline")
+    assert web == conftest.group("tests/test_web.py::test_opening[x]") != pico  # one page
     assert conftest.group("tests/test_sim.py::a") == conftest.group("tests/test_sim.py::b")
     assert conftest.group("tests/test_board.py::a") != conftest.group("tests/test_board.py::b")
 
