@@ -43,6 +43,7 @@ _LAST_AT = const(8)
 _PLACE_BITS = const(7)
 _SEGMENT_BITS = const(2047)
 _PER_DIRECTION = const(7)  # lines 0..6 go up the columns, 7..13 rise right, 14..20 fall
+_ALL_LINES = const(0x1FFFFF)  # a set of lines as a mask: bit l for line l
 # The history holds, per action, its removal records and then its action record.
 # Removal record: segment | black << _BLACK_AT | owner << _OWNER_AT | _CHOSEN (taken by the
 # owner's choice, not by the rules), where bit i of black is place i.
@@ -320,13 +321,13 @@ class Game(_Game):
         cnt[_SPOT_LINE[s + 1]] += 1
         cnt[_SPOT_LINE[s + 2]] += 1
 
-    def _rows(self, v):
-        """The rows of colour v (1 White, 2 Black), each as the segment it takes, packed
-        packed (see _FIRST_AT); None when none."""
+    def _rows(self, v, lines=_ALL_LINES):
+        """The rows of colour v (1 White, 2 Black) on the lines of the mask `lines`, each as
+        the segment it takes, packed (see _FIRST_AT); None when none."""
         cell, cnt = self._cell, self._cnt
         rows = None
         for l in range(NLINES):
-            if cnt[l] < 4:
+            if cnt[l] < 4 or not lines >> l & 1:
                 continue
             o, n = _LINE_START[l], _LINE_LENGTH[l]
             i = 0
@@ -382,11 +383,14 @@ class Game(_Game):
             else:
                 self._lost[c] -= 1
 
-    def _resolve(self):
-        """Take rows, the mover's colour first, until a choice is owed or the turn is over."""
+    def _resolve(self, lines):
+        """Take rows, the mover's colour first, until a choice is owed or the turn is over.
+        Rows stand only on the mask `lines`: a turn starts without rows, so after a push
+        only the lines through the spots it changed can hold one, and taking rows makes
+        none."""
         while True:
             c = self._p
-            rows = self._rows(c + 1)
+            rows = self._rows(c + 1, lines)
             if rows:
                 alone = []
                 for r in rows:
@@ -438,15 +442,23 @@ class Game(_Game):
                 k += 1
             info |= k << _CHAIN_AT  # the chain ends on the ray's k-th spot, empty before
             self._put(_RAY_SPOTS[o + k], 0)  # counts the new spot; its colour is set just below
+            lines = 0  # the lines through the chain's spots: 0..k along the ray
             while k:
-                cell[_RAY_SPOTS[o + k]] = cell[_RAY_SPOTS[o + k - 1]]
+                s = _RAY_SPOTS[o + k]
+                cell[s] = cell[_RAY_SPOTS[o + k - 1]]
+                s *= 3
+                lines |= 1 << _SPOT_LINE[s] | 1 << _SPOT_LINE[s + 1] | 1 << _SPOT_LINE[s + 2]
                 k -= 1
-            cell[_RAY_SPOTS[o]] = p + 1
+            s = _RAY_SPOTS[o]
+            cell[s] = p + 1
+            s *= 3
+            lines |= 1 << _SPOT_LINE[s] | 1 << _SPOT_LINE[s + 1] | 1 << _SPOT_LINE[s + 2]
             self._res[p] -= 1
         else:
             l, sa, sb = _segment(a)
             hist.append(self._take(l | sa << _FIRST_AT | sb << _LAST_AT, p) | _CHOSEN)
-        self._resolve()
+            lines = _ALL_LINES  # the rows still owed stand where the push put them
+        self._resolve(lines)
         hist.append(info | (len(hist) - n0) << _RECORDS_AT)
         self._plies += 1
 
