@@ -192,22 +192,20 @@ class Game(_Game):
 
     def _moves(self, out):
         """Append every legal move to out; with out None, only say whether one exists."""
-        b, ban, lim, steps = self._b, self._ban, _LIM, _STEP  # locals: this is the hot loop
+        b, ban, lim = self._b, self._ban, _LIM
         for f in range(25):
             fh = b[f] & 7
             if not fh:
                 continue
-            rays = 8 * f
-            first = _MOVE + f * 25
             for d in range(8):
-                step = steps[d]
+                step = _STEP[d]
                 t = f
-                for k in range(1, lim[rays + d] + 1):
+                for k in range(1, lim[8 * f + d] + 1):
                     t += step
                     v = b[t]
                     if v:
                         if v & 7 == k:
-                            a = first + t
+                            a = _MOVE + f * 25 + t
                             for _ in range(fh):
                                 if a != ban:
                                     if out is None:
