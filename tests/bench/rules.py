@@ -3,18 +3,21 @@
 For each game:
   - the smallest `micropython -X heapsize=` at which the game imports from precompiled .mpy
     files and plays 20 random full games (binary search, 1 KB steps);
-  - random full games per second under CPython and under micropython, and their ratio;
+  - random full games per (CPU) second under CPython and under micropython, and their ratio;
   - the same for the rules of an earlier revision (--base, a git revision; by default the
     rules before issue 19), timed in turn with ours, and the speedup;
   - for Morris, OpenSpiel's C++ nine_mens_morris (when `open_spiel` is installed), driven by
     pyspiel.evaluate_bots so that the game loop itself runs in C++, and the ratio per ply
     (OpenSpiel's games are shorter: it draws at 214 plies).
-Each speed figure is the median of --rounds, the commands taken in turn (a shared machine).
+Speed is per second of CPU time (the operating system's accounting of each run, start-up
+included; a shared machine's other work then counts less than in wall-clock time), each
+figure the median of --rounds, the commands taken in turn.
 Run: make bench  (or .venv/bin/python tests/bench/rules.py [--game G] [--seconds S])
 """
 import argparse
 import os
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -87,16 +90,23 @@ def smallest(fits, lo, hi):
     return lo
 
 
+def cpu_seconds():
+    """CPU time used so far by the finished child processes."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def rate(cmd_prefix, game, seconds, tree=ROOT):
-    """Random games per second and plies per game of the rules in `tree`, growing the
+    """Random games per CPU second and plies per game of the rules in `tree`, growing the
     batch until it takes `seconds`."""
     n = 4
     playouts = os.path.join(tree, "tests", "bench", "playouts.py")
     while True:
+        before = cpu_seconds()
         ok, m = run(cmd_prefix + [playouts, game, str(n), tree])
         if not ok:
             raise RuntimeError("playouts failed: %s" % " ".join(cmd_prefix))
-        ms = int(m.group(3))
+        ms = int((cpu_seconds() - before) * 1000)
         if ms >= seconds * 1000 or n >= 1 << 20:
             return n * 1000.0 / max(ms, 1), int(m.group(2)) / n
         n *= 2 if ms * 4 > seconds * 1000 else 4
@@ -119,19 +129,19 @@ def base_tree(rev, out):
 
 
 def openspiel_rate(seconds):
-    """OpenSpiel's random Morris games per second (None without open_spiel)."""
+    """OpenSpiel's random Morris games per CPU second (None without open_spiel)."""
     try:
         import pyspiel
     except ImportError:
         return None
     game = pyspiel.load_game("nine_mens_morris")
     bots = [pyspiel.make_uniform_random_bot(p, 1234 + p) for p in range(2)]
-    n, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    n, start = 0, time.process_time()
+    while time.process_time() - start < seconds:
         for _ in range(100):
             pyspiel.evaluate_bots(game.new_initial_state(), bots, n)
             n += 1
-    return n / (time.perf_counter() - start)
+    return n / (time.process_time() - start)
 
 
 def openspiel_plies(games=1000):
