@@ -69,7 +69,7 @@ _Z_SIDE = 1013764662
 
 
 _BIT = {1 << i: i for i in range(24)}  # point of a one-bit mask
-_NO_KEY = b"\0\0\0\0"  # the key of a position that cannot repeat (stones in hand, a turn under way)
+_NO_KEY = b"\0\0\0\0"  # the key of a position that cannot repeat (stones in hand, turn unfinished)
 
 
 def _next_to(points):

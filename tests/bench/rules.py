@@ -120,8 +120,9 @@ def base_tree(rev, out):
     """The rules and the playout driver of git revision `rev`, unpacked into out; None
     outside a git checkout or for an unknown revision."""
     try:
-        archive = subprocess.run(["git", "archive", rev, "shared_rules", "tests/bench/playouts.py"],
-                                 cwd=ROOT, capture_output=True, check=True).stdout
+        archive = subprocess.run(
+            ["git", "archive", rev, "shared_rules", "tests/bench/playouts.py"],
+            cwd=ROOT, capture_output=True, check=True).stdout
     except (OSError, subprocess.CalledProcessError):
         return None
     subprocess.run(["tar", "-x", "-C", out], input=archive, check=True)
