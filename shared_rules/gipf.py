@@ -322,8 +322,8 @@ class Game(_Game):
         cnt[_SPOT_LINE[s + 2]] += 1
 
     def _rows(self, v, lines=_ALL_LINES):
-        """The rows of colour v (1 White, 2 Black) on the lines of the mask `lines`, each as
-        the segment it takes, packed (see _FIRST_AT); None when none."""
+        """The rows of colour v (1 White, 2 Black; 0 either) on the lines of the mask
+        `lines`, each as the segment it takes, packed (see _FIRST_AT); None when none."""
         cell, cnt = self._cell, self._cnt
         rows = None
         for l in range(NLINES):
@@ -332,11 +332,12 @@ class Game(_Game):
             o, n = _LINE_START[l], _LINE_LENGTH[l]
             i = 0
             while i <= n - 4:
-                if cell[_RAY_SPOTS[o + i]] != v:
+                c = cell[_RAY_SPOTS[o + i]]
+                if not c or v and c != v:
                     i += 1
                     continue
                 j = i + 1
-                while j < n and cell[_RAY_SPOTS[o + j]] == v:
+                while j < n and cell[_RAY_SPOTS[o + j]] == c:
                     j += 1
                 if j - i >= 4:
                     while i and cell[_RAY_SPOTS[o + i - 1]]:
@@ -388,27 +389,30 @@ class Game(_Game):
         Rows stand only on the mask `lines`: a turn starts without rows, so after a push
         only the lines through the spots it changed can hold one, and taking rows makes
         none."""
-        while True:
-            c = self._p
-            rows = self._rows(c + 1, lines)
-            if rows:
-                alone = []
-                for r in rows:
-                    for r2 in rows:
-                        if r2 != r and _crosses(r, r2):
-                            break
-                    else:
-                        alone.append(r)
-                if not alone:
-                    self._pending = 1
-                    return
-                alone.sort(key=_code)  # all at once (disjoint); records in notation order
-                for r in alone:
-                    self._hist.append(self._take(r, c))
-            elif c == self._mover:
-                self._p = 1 - c
-            else:
-                break
+        c = 1 - self._mover  # who moves next when no row stands
+        if self._rows(0, lines):  # most pushes make no row of either colour: one look
+            while True:
+                c = self._p
+                rows = self._rows(c + 1, lines)
+                if rows:
+                    alone = []
+                    for r in rows:
+                        for r2 in rows:
+                            if r2 != r and _crosses(r, r2):
+                                break
+                        else:
+                            alone.append(r)
+                    if not alone:
+                        self._pending = 1
+                        return
+                    alone.sort(key=_code)  # all at once (disjoint); records in notation order
+                    for r in alone:
+                        self._hist.append(self._take(r, c))
+                elif c == self._mover:
+                    self._p = 1 - c
+                else:
+                    break
+        self._p = c
         self._pending = 0
         self._mover = c
         if not self._res[c]:
