@@ -68,7 +68,8 @@ _RECORDS_AT = const(17)
 # _RAY_SPOTS[_RAY_START[r]:_RAY_START[r + 1]] from its dot RAY_DOT[r] (a point index) inward,
 # along line RAY_LINE[r].  The 21 lines, _PER_DIRECTION per direction d = l // _PER_DIRECTION
 # (0 up the columns, 1 rising to the right, 2 falling): line l holds _LINE_LENGTH[l] spots from
-# _RAY_SPOTS[_LINE_START[l]] on (a line is the spots of one of its rays).
+# _RAY_SPOTS[_LINE_START[l]] on (a line is the spots of one of its rays); _RAY_LENGTH[r] is
+# _LINE_LENGTH[RAY_LINE[r]], one look-up less where legal() tests every ray.
 # _SPOT_LINE[s*3+d] / _SPOT_PLACE[s*3+d]: the line through spot s in direction d and the place
 # of s on it.  tests/both/test_gipf.py derives every table again from the coordinates.
 _NAMES = ("b2b3b4b5c2c3c4c5c6d2d3d4d5d6d7e2e3e4e5e6e7e8f2f3f4f5f6f7g2g3g4g5g6h2h3h4h5"
@@ -100,6 +101,9 @@ _LINE_START = (b"\x2c\x40\x54\x68\x7a\x8f\xa4\x00\x0b\x16\x21\x30\x45\x5a\x07\x1
                b"\x1b\x25\x3a\x4f\x64")
 _LINE_LENGTH = (b"\x04\x05\x06\x07\x06\x05\x04\x07\x06\x05\x04\x06\x05\x04\x04\x05"
                 b"\x06\x07\x06\x05\x04")
+_RAY_LENGTH = (b"\x07\x04\x06\x05\x05\x06\x04\x07\x04\x06\x04\x06\x05\x05\x05\x05"
+               b"\x06\x04\x06\x04\x07\x07\x04\x06\x04\x06\x05\x05\x05\x05\x06\x04"
+               b"\x06\x04\x07\x04\x06\x05\x05\x06\x04\x07")
 _SPOT_LINE = (b"\x00\x07\x0e\x00\x08\x0f\x00\x09\x10\x00\x0a\x11\x01\x0b\x0e\x01"
               b"\x07\x0f\x01\x08\x10\x01\x09\x11\x01\x0a\x12\x02\x0c\x0e\x02\x0b"
               b"\x0f\x02\x07\x10\x02\x08\x11\x02\x09\x12\x02\x0a\x13\x03\x0d\x0e"
@@ -425,14 +429,14 @@ class Game(_Game):
         if self._pending:
             return [_code(r) for r in self._rows(self._p + 1) or ()]
         cnt = self._cnt
-        return [r for r in range(NRAYS) if cnt[RAY_LINE[r]] < _LINE_LENGTH[RAY_LINE[r]]]
+        return [r for r in range(NRAYS) if cnt[RAY_LINE[r]] < _RAY_LENGTH[r]]
 
     def _is_legal(self, a):
         if self._result is not None or not 0 <= a < _END:
             return False
         if self._pending:
             return a >= _REMOVE and a in self.legal()
-        return a < NRAYS and self._cnt[RAY_LINE[a]] < _LINE_LENGTH[RAY_LINE[a]]
+        return a < NRAYS and self._cnt[RAY_LINE[a]] < _RAY_LENGTH[a]
 
     def play_unchecked(self, a):
         hist = self._hist
