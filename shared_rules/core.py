@@ -72,9 +72,11 @@ class Game:
         return a
 
     def play(self, a):
-        if isinstance(a, str):
+        if type(a) is not int:  # one test for the common case (a bool is not an int here)
+            if not isinstance(a, str):
+                raise IllegalMove("action %r is not legal now%s" % (a, self._why_over()))
             a = self.parse(a)
-        elif not isinstance(a, int) or isinstance(a, bool) or not self._is_legal(a):
+        elif not self._is_legal(a):
             raise IllegalMove("action %r is not legal now%s" % (a, self._why_over()))
         self.play_unchecked(a)
 

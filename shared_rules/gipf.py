@@ -43,6 +43,7 @@ _LAST_AT = const(8)
 _PLACE_BITS = const(7)
 _SEGMENT_BITS = const(2047)
 _PER_DIRECTION = const(7)  # lines 0..6 go up the columns, 7..13 rise right, 14..20 fall
+_ALL_LINES = const(0x1FFFFF)  # a set of lines as a mask: bit l for line l
 # The history holds, per action, its removal records and then its action record.
 # Removal record: segment | black << _BLACK_AT | owner << _OWNER_AT | _CHOSEN (taken by the
 # owner's choice, not by the rules), where bit i of black is place i.
@@ -67,7 +68,8 @@ _RECORDS_AT = const(17)
 # _RAY_SPOTS[_RAY_START[r]:_RAY_START[r + 1]] from its dot RAY_DOT[r] (a point index) inward,
 # along line RAY_LINE[r].  The 21 lines, _PER_DIRECTION per direction d = l // _PER_DIRECTION
 # (0 up the columns, 1 rising to the right, 2 falling): line l holds _LINE_LENGTH[l] spots from
-# _RAY_SPOTS[_LINE_START[l]] on (a line is the spots of one of its rays).
+# _RAY_SPOTS[_LINE_START[l]] on (a line is the spots of one of its rays); _RAY_LENGTH[r] is
+# _LINE_LENGTH[RAY_LINE[r]], one look-up less where legal() tests every ray.
 # _SPOT_LINE[s*3+d] / _SPOT_PLACE[s*3+d]: the line through spot s in direction d and the place
 # of s on it.  tests/both/test_gipf.py derives every table again from the coordinates.
 _NAMES = ("b2b3b4b5c2c3c4c5c6d2d3d4d5d6d7e2e3e4e5e6e7e8f2f3f4f5f6f7g2g3g4g5g6h2h3h4h5"
@@ -99,6 +101,9 @@ _LINE_START = (b"\x2c\x40\x54\x68\x7a\x8f\xa4\x00\x0b\x16\x21\x30\x45\x5a\x07\x1
                b"\x1b\x25\x3a\x4f\x64")
 _LINE_LENGTH = (b"\x04\x05\x06\x07\x06\x05\x04\x07\x06\x05\x04\x06\x05\x04\x04\x05"
                 b"\x06\x07\x06\x05\x04")
+_RAY_LENGTH = (b"\x07\x04\x06\x05\x05\x06\x04\x07\x04\x06\x04\x06\x05\x05\x05\x05"
+               b"\x06\x04\x06\x04\x07\x07\x04\x06\x04\x06\x05\x05\x05\x05\x06\x04"
+               b"\x06\x04\x07\x04\x06\x05\x05\x06\x04\x07")
 _SPOT_LINE = (b"\x00\x07\x0e\x00\x08\x0f\x00\x09\x10\x00\x0a\x11\x01\x0b\x0e\x01"
               b"\x07\x0f\x01\x08\x10\x01\x09\x11\x01\x0a\x12\x02\x0c\x0e\x02\x0b"
               b"\x0f\x02\x07\x10\x02\x08\x11\x02\x09\x12\x02\x0a\x13\x03\x0d\x0e"
@@ -320,22 +325,23 @@ class Game(_Game):
         cnt[_SPOT_LINE[s + 1]] += 1
         cnt[_SPOT_LINE[s + 2]] += 1
 
-    def _rows(self, v):
-        """The rows of colour v (1 White, 2 Black), each as the segment it takes, packed
-        packed (see _FIRST_AT); None when none."""
+    def _rows(self, v, lines=_ALL_LINES):
+        """The rows of colour v (1 White, 2 Black; 0 either) on the lines of the mask
+        `lines`, each as the segment it takes, packed (see _FIRST_AT); None when none."""
         cell, cnt = self._cell, self._cnt
         rows = None
         for l in range(NLINES):
-            if cnt[l] < 4:
+            if cnt[l] < 4 or not lines >> l & 1:
                 continue
             o, n = _LINE_START[l], _LINE_LENGTH[l]
             i = 0
             while i <= n - 4:
-                if cell[_RAY_SPOTS[o + i]] != v:
+                c = cell[_RAY_SPOTS[o + i]]
+                if not c or v and c != v:
                     i += 1
                     continue
                 j = i + 1
-                while j < n and cell[_RAY_SPOTS[o + j]] == v:
+                while j < n and cell[_RAY_SPOTS[o + j]] == c:
                     j += 1
                 if j - i >= 4:
                     while i and cell[_RAY_SPOTS[o + i - 1]]:
@@ -382,29 +388,35 @@ class Game(_Game):
             else:
                 self._lost[c] -= 1
 
-    def _resolve(self):
-        """Take rows, the mover's colour first, until a choice is owed or the turn is over."""
-        while True:
-            c = self._p
-            rows = self._rows(c + 1)
-            if rows:
-                alone = []
-                for r in rows:
-                    for r2 in rows:
-                        if r2 != r and _crosses(r, r2):
-                            break
-                    else:
-                        alone.append(r)
-                if not alone:
-                    self._pending = 1
-                    return
-                alone.sort(key=_code)  # all at once (disjoint); records in notation order
-                for r in alone:
-                    self._hist.append(self._take(r, c))
-            elif c == self._mover:
-                self._p = 1 - c
-            else:
-                break
+    def _resolve(self, lines):
+        """Take rows, the mover's colour first, until a choice is owed or the turn is over.
+        Rows stand only on the mask `lines`: a turn starts without rows, so after a push
+        only the lines through the spots it changed can hold one, and taking rows makes
+        none."""
+        c = 1 - self._mover  # who moves next when no row stands
+        if self._rows(0, lines):  # most pushes make no row of either colour: one look
+            while True:
+                c = self._p
+                rows = self._rows(c + 1, lines)
+                if rows:
+                    alone = []
+                    for r in rows:
+                        for r2 in rows:
+                            if r2 != r and _crosses(r, r2):
+                                break
+                        else:
+                            alone.append(r)
+                    if not alone:
+                        self._pending = 1
+                        return
+                    alone.sort(key=_code)  # all at once (disjoint); records in notation order
+                    for r in alone:
+                        self._hist.append(self._take(r, c))
+                elif c == self._mover:
+                    self._p = 1 - c
+                else:
+                    break
+        self._p = c
         self._pending = 0
         self._mover = c
         if not self._res[c]:
@@ -417,14 +429,14 @@ class Game(_Game):
         if self._pending:
             return [_code(r) for r in self._rows(self._p + 1) or ()]
         cnt = self._cnt
-        return [r for r in range(NRAYS) if cnt[RAY_LINE[r]] < _LINE_LENGTH[RAY_LINE[r]]]
+        return [r for r in range(NRAYS) if cnt[RAY_LINE[r]] < _RAY_LENGTH[r]]
 
     def _is_legal(self, a):
         if self._result is not None or not 0 <= a < _END:
             return False
         if self._pending:
             return a >= _REMOVE and a in self.legal()
-        return a < NRAYS and self._cnt[RAY_LINE[a]] < _LINE_LENGTH[RAY_LINE[a]]
+        return a < NRAYS and self._cnt[RAY_LINE[a]] < _RAY_LENGTH[a]
 
     def play_unchecked(self, a):
         hist = self._hist
@@ -438,15 +450,23 @@ class Game(_Game):
                 k += 1
             info |= k << _CHAIN_AT  # the chain ends on the ray's k-th spot, empty before
             self._put(_RAY_SPOTS[o + k], 0)  # counts the new spot; its colour is set just below
+            lines = 0  # the lines through the chain's spots: 0..k along the ray
             while k:
-                cell[_RAY_SPOTS[o + k]] = cell[_RAY_SPOTS[o + k - 1]]
+                s = _RAY_SPOTS[o + k]
+                cell[s] = cell[_RAY_SPOTS[o + k - 1]]
+                s *= 3
+                lines |= 1 << _SPOT_LINE[s] | 1 << _SPOT_LINE[s + 1] | 1 << _SPOT_LINE[s + 2]
                 k -= 1
-            cell[_RAY_SPOTS[o]] = p + 1
+            s = _RAY_SPOTS[o]
+            cell[s] = p + 1
+            s *= 3
+            lines |= 1 << _SPOT_LINE[s] | 1 << _SPOT_LINE[s + 1] | 1 << _SPOT_LINE[s + 2]
             self._res[p] -= 1
         else:
             l, sa, sb = _segment(a)
             hist.append(self._take(l | sa << _FIRST_AT | sb << _LAST_AT, p) | _CHOSEN)
-        self._resolve()
+            lines = _ALL_LINES  # the rows still owed stand where the push put them
+        self._resolve(lines)
         hist.append(info | (len(hist) - n0) << _RECORDS_AT)
         self._plies += 1
 

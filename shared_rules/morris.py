@@ -69,6 +69,16 @@ _Z_SIDE = 1013764662
 
 
 _BIT = {1 << i: i for i in range(24)}  # point of a one-bit mask
+_NO_KEY = b"\0\0\0\0"  # the key of a position that cannot repeat (stones in hand, turn unfinished)
+
+
+def _next_to(points):
+    """Mask of the points joined by a line to some point of `points`: the union of their
+    _ADJ, bit-parallel (each ring is a cycle of 8, the odd midpoints join across rings), so
+    that no loop over 24 points is needed."""
+    return ((points & 0x7F7F7F) << 1 | points >> 7 & 0x010101      # k -> k+1 round the ring
+            | points >> 1 & 0x7F7F7F | (points & 0x010101) << 7    # k -> k-1
+            | (points & 0x00AAAA) << 8 | points >> 8 & 0x00AAAA)   # across rings
 
 
 def neighbours(i):
@@ -131,10 +141,14 @@ class Game(_Game):
         # Per action, in bytearrays (a list of ints costs 8 bytes an item on a 64-bit port and
         # doubles as it grows): 3 bytes of the action and what undo cannot derive from it,
         # a | owed << 10 | p << 12 | ban << 13 (removals owed, the mover, the mover's ban,
-        # all before it); and 4 bytes of the key of the position after it (_finish_turn writes
-        # them) if that position can repeat, else zeros.
+        # all before it); and 4 bytes of the key of the position after it (_finish_turn) if
+        # that position can repeat, else zeros.
         self._hist = bytearray()
         self._keys = bytearray()
+        self._key = bytearray(4)  # _finish_turn's scratch
+        # The plies of the placements and removals: no position before the last of them can
+        # come back, so the repetition test looks at the keys since then only.
+        self._fixed = []
         self._z = 0  # Zobrist hash of the two boards
 
     def _check_option(self, name, value):
@@ -184,22 +198,31 @@ class Game(_Game):
         if self._result is not None:
             return []
         p = self._p
+        board = self._board
         if self._pending:
             free = self._removable()
             return [REMOVE + s for s in range(24) if free >> s & 1]
-        empty = _FULL & ~(self._board[0] | self._board[1])
+        empty = _FULL & ~(board[0] | board[1])
         if self._hand[p]:
             return [s for s in range(24) if empty >> s & 1]
+        own = board[p]
+        fly = self._men[p] == 3
+        if fly:
+            to = [t for t in range(24) if empty >> t & 1]  # every empty point, lowest first
+        else:
+            own &= _next_to(empty)  # only the stones that can step
         out = []
         append = out.append
-        own = self._board[p]
-        fly = self._men[p] == 3
         while own:  # each stone, lowest bit first
             low = own & -own
             own ^= low
             f = _BIT[low]
-            targets = empty if fly else _ADJ[f] & empty
             base = MOVE + f * 24
+            if fly:
+                for t in to:
+                    append(base + t)
+                continue
+            targets = _ADJ[f] & empty
             while targets:  # each target, lowest first
                 low = targets & -targets
                 targets ^= low
@@ -213,61 +236,67 @@ class Game(_Game):
         if self._result is not None or not 0 <= a < _END:
             return False
         p = self._p
+        board = self._board
         if self._pending:
             return a >= REMOVE and self._removable() >> (a - REMOVE) & 1 == 1
-        empty = _FULL & ~(self._board[0] | self._board[1])
+        empty = _FULL & ~(board[0] | board[1])
         if self._hand[p]:
             return a < MOVE and empty >> a & 1 == 1
         if a < MOVE or a >= REMOVE or a == self._ban[p]:
             return False
-        f, t = divmod(a - MOVE, 24)
-        return (self._board[p] >> f & 1 == 1 and empty >> t & 1 == 1
+        f = (a - MOVE) // 24  # no divmod: its tuple is garbage on the device
+        t = a - MOVE - f * 24
+        return (board[p] >> f & 1 == 1 and empty >> t & 1 == 1
                 and (self._men[p] == 3 or _ADJ[f] >> t & 1 == 1))
 
     def _has_move(self, p):
-        empty = _FULL & ~(self._board[0] | self._board[1])
-        own, ban = self._board[p], self._ban[p]
         if self._men[p] == 3:
             return True  # at least 12 points are empty and only one move is ever banned
-        for f in range(24):
-            if own >> f & 1:
-                m = _ADJ[f] & empty
-                if ban and (ban - MOVE) // 24 == f:
-                    m &= ~(1 << ((ban - MOVE) % 24))
-                if m:
-                    return True
-        return False
+        board = self._board
+        empty = _FULL & ~(board[0] | board[1])
+        own = board[p] & _next_to(empty)  # the stones that can step
+        ban = self._ban[p]
+        if not own or not ban or own & (own - 1):
+            return own != 0  # the ban forbids one move: a second stone that can step has another
+        f = (ban - MOVE) // 24
+        return own != 1 << f or _ADJ[f] & empty & ~(1 << (ban - MOVE - f * 24)) != 0
 
     def play_unchecked(self, a):
-        p, hand = self._p, self._hand
+        p = self._p
         q = 1 - p
+        hist = self._hist
         h = a | self._pending << 10 | p << 12 | self._ban[p] << 13
-        self._hist.append(h & 255)
-        self._hist.append(h >> 8 & 255)
-        self._hist.append(h >> 16)
-        self._keys.extend(b"\0\0\0\0")
+        hist.append(h & 255)
+        hist.append(h >> 8 & 255)
+        hist.append(h >> 16)
         board = self._board
+        men = self._men
         if a >= REMOVE:
+            self._fixed.append(len(hist) // 3 - 1)
             board[q] &= ~(1 << (a - REMOVE))
             self._z ^= _Z[q * 24 + a - REMOVE]
-            self._men[q] -= 1
+            men[q] -= 1
             self._pending -= 1
-            if self._men[q] + hand[q] < 3:
+            if men[q] + self._hand[q] < 3:
+                self._keys.extend(_NO_KEY)
                 self._result = (p, MEN)
                 return
-            if self._pending and self._men[q] == 0:
+            if self._pending and men[q] == 0:
                 self._pending = 0
             if self._pending:
+                self._keys.extend(_NO_KEY)
                 return
         else:
             if a < MOVE:
+                self._fixed.append(len(hist) // 3 - 1)
                 t = a
                 board[p] |= 1 << t
                 self._z ^= _Z[p * 24 + t]
-                hand[p] -= 1
-                self._men[p] += 1
+                self._hand[p] -= 1
+                men[p] += 1
             else:
-                f, t = divmod(a - MOVE, 24)
+                f = (a - MOVE) // 24
+                t = a - MOVE - f * 24
                 board[p] ^= 1 << f | 1 << t
                 self._z ^= _Z[p * 24 + f] ^ _Z[p * 24 + t]
                 if self._no_returns:
@@ -277,26 +306,34 @@ class Game(_Game):
             mills = own & m == m  # no tuple of the two mills: this is the search's inner loop
             m = _MILLS_AT[2 * t + 1]
             mills += own & m == m
-            if mills and self._men[q]:
+            if mills and men[q]:
                 self._pending = 2 if mills == 2 and self._double else 1
+                self._keys.extend(_NO_KEY)
                 return
         self._p = q
         self._finish_turn()
 
     def _finish_turn(self):
-        """Decide the game's end once the turn has passed to the side to act."""
+        """The turn has passed to the side to act: record the key of the position (in
+        _keys, as the last action's 4 bytes) if it can repeat, and decide the game's end."""
         q = self._p
+        keys = self._keys
         if self._hand[q]:
+            keys.extend(_NO_KEY)
             return
         # Equal keys are a fast necessary test (bytearray.count runs in C); the walk back
         # decides exactly.  Only a record's first byte has the top bit set, so a match can
-        # never straddle two records.
+        # never straddle two records.  The key is written into the game's own 4 bytes: a
+        # new bytes object per turn would be garbage on the device.
         key = self._z ^ (_Z_SIDE if q else 0) ^ (self._ban[0] << 10 | self._ban[1])
-        key = bytes((128 | key & 127, key >> 7 & 127, key >> 14 & 127, key >> 21 & 127))
-        keys = self._keys
-        if keys:
-            keys[len(keys) - 4:] = key
-        if keys.count(key) >= 2 and self._repetitions() >= 3:
+        k = self._key
+        k[0] = 128 | key & 127
+        k[1] = key >> 7 & 127
+        k[2] = key >> 14 & 127
+        k[3] = key >> 21 & 127
+        keys.extend(k)
+        fixed = self._fixed
+        if keys.count(k, fixed[-1] * 4 if fixed else 0) >= 2 and self._repetitions() >= 3:
             self._result = (None, REPETITION)
         elif not self._has_move(q):
             self._result = (1 - q, BLOCKED)
@@ -316,7 +353,8 @@ class Game(_Game):
             if a < MOVE or a >= REMOVE:
                 break
             p = h >> 12 & 1
-            f, t = divmod(a - MOVE, 24)
+            f = (a - MOVE) // 24
+            t = a - MOVE - f * 24
             if p:
                 b1 ^= 1 << f | 1 << t
             else:
@@ -344,6 +382,8 @@ class Game(_Game):
         self._ban[p] = h >> 13
         self._result = None
         board = self._board
+        if a < MOVE or a >= REMOVE:
+            self._fixed.pop()
         if a >= REMOVE:
             board[q] |= 1 << (a - REMOVE)
             self._men[q] += 1
@@ -354,7 +394,8 @@ class Game(_Game):
             self._hand[p] += 1
             self._z ^= _Z[p * 24 + a]
         else:
-            f, t = divmod(a - MOVE, 24)
+            f = (a - MOVE) // 24
+            t = a - MOVE - f * 24
             board[p] ^= 1 << f | 1 << t
             self._z ^= _Z[p * 24 + f] ^ _Z[p * 24 + t]
 
@@ -368,6 +409,7 @@ class Game(_Game):
         g._pending = self._pending
         g._hist = self._hist[:]
         g._keys = self._keys[:]
+        g._fixed = self._fixed[:]
         g._z = self._z
         g._result = self._result
         g._start = self._start
@@ -471,6 +513,7 @@ class Game(_Game):
         self._board, self._hand, self._men, self._ban = board, hand, men, bans
         self._p, self._pending = p, pending
         self._hist, self._keys, self._result = bytearray(), bytearray(), None
+        self._fixed = []
         self._z = 0
         for i in range(48):
             if board[i // 24] >> i % 24 & 1:
@@ -478,5 +521,5 @@ class Game(_Game):
         self._start = self.position()
         if short[q]:  # the removal that left him short ended the game (removals may be owed)
             self._result = (p, MEN)
-        elif pending == 0:
-            self._finish_turn()
+        elif pending == 0 and not hand[p] and not self._has_move(p):
+            self._result = (q, BLOCKED)  # what _finish_turn decides after a turn

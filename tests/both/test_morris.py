@@ -64,6 +64,7 @@ def test_tables_match_the_drawing():
                 nx, ny = nx + dx, ny + dy
         assert set(morris.neighbours(i)) == near, morris.POINTS[i]
         assert sum(1 << j for j in near) == morris._ADJ[i]
+        assert morris._next_to(1 << i) == morris._ADJ[i]  # the bit-parallel neighbourhood
         mills = [m for m in morris.MILLS if m >> i & 1]
         assert sorted(mills) == sorted([morris._MILLS_AT[2 * i], morris._MILLS_AT[2 * i + 1]])
     assert len(set(morris._Z)) == 48 and morris._Z_SIDE not in morris._Z
@@ -173,6 +174,28 @@ def test_threefold_repetition_draws():
     assert g.result() is None and g.to_move == 1
     g.play("c4-b4")  # a new position instead
     assert g.result() is None
+
+
+def test_repetition_counts_from_the_last_removal():
+    # The position right after a removal is the first of the three (the repetition test
+    # looks only at the keys since the last placement or removal).
+    g = game(red=("a1", "d1", "g4", "d5"), green=("g7", "c4", "e4", "f2", "b6"), side=0)
+    g.play("g4-g1")
+    g.play("xb6")
+    shuffle = ["g7-d7", "d5-e5", "d7-g7", "e5-d5"]
+    for m in shuffle + shuffle[:3]:
+        g.play(m)
+        assert g.result() is None
+    g.play("e5-d5")
+    assert g.result() == (None, "repetition")
+    for _ in range(8):
+        g.undo()
+    assert g.result() is None and g.to_move == 1 and g.last() == morris.REMOVE + 14
+    g.undo()  # the removal too: the same moves from here repeat nothing of before
+    g.play("xc4")
+    for m in shuffle * 2:
+        g.play(m)
+    assert g.result() == (None, "repetition")
 
 
 def test_repetition_needs_the_same_side_to_act():
