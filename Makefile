@@ -8,27 +8,25 @@ BIN := $(VENV)/bin
 WASM := node_modules/@micropython/micropython-webassembly-pyscript/micropython.wasm
 CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-# every MicroPython part is of this one release (tests/test_project_files.py checks the pins)
-MICROPYTHON := $(shell sed -n 's/^micropython = "\(.*\)"/\1/p' pyproject.toml)
 # pytest-xdist on every core; a group stays on one worker, in the order tests/conftest.py sorts
 PYTEST := $(BIN)/python -m pytest -q -n auto --dist loadgroup --no-loadscope-reorder
 # the tiers `make check` leaves out (pyproject.toml declares them)
 SLOW := sim or browser or tools or emulated
 
-.PHONY: play test check bench lock clean pico-parts
+.PHONY: play test check bench lock clean
 
 play: $(VENV)/.installed
 	@$(MAKE) --no-print-directory $(WASM) || echo "no npm here: stonegrid web will not run; the virtual board does"
 	$(BIN)/stonegrid sim
 
-test: $(VENV)/.installed $(WASM) $(CHROMIUM) pico-parts
+test: $(VENV)/.installed $(WASM) $(CHROMIUM)
 	$(PYTEST)
 
 # the quick loop: rules, records, views, tests/both on both runtimes, host unit tests, ruff
-check: $(VENV)/.installed $(WASM) pico-parts
+check: $(VENV)/.installed $(WASM)
 	$(PYTEST) -m "not ($(SLOW))"
 
-bench: $(VENV)/.installed $(WASM) pico-parts
+bench: $(VENV)/.installed $(WASM)
 	$(BIN)/python -m pip install -q --require-hashes -r requirements-bench.lock || echo "open_spiel not installable: benchmarking without it"
 	$(BIN)/python tests/bench/rules.py
 	$(BIN)/python tests/bench/ai.py
@@ -56,18 +54,6 @@ lock:
 $(WASM): package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $@
-
-# The Pico's pinned parts (MicroPython's UF2, the boot ROM) are not kept in git: copied from
-# PICO_PARTS, then checked against the sha256 pinned in host/stonegrid/pico/parts/__init__.py
-# the steering repo's shared/ beside the checkout, as CI lays it
-PICO_PARTS ?= ../shared/micropython-rp2
-PARTS := host/stonegrid/pico/parts
-PARTS_FILES := $(PARTS)/micropython-v$(MICROPYTHON)-RPI_PICO.uf2 $(PARTS)/rp2040-bootrom-b1.bin
-pico-parts: $(PARTS_FILES)
-
-$(PARTS_FILES): | $(VENV)/.installed
-	cp $(PICO_PARTS)/$(@F) $@ && chmod u+w $@
-	$(BIN)/python -c "from stonegrid.pico import parts; parts.path('$(@F)')" || { rm -f $@; false; }
 
 # tests/test_web.py drives Debian's chromium through Playwright (never a downloaded browser)
 $(CHROMIUM):

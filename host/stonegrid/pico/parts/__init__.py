@@ -33,8 +33,8 @@ def _checked(name, folder):
     if name not in SHA256:
         raise PartError("no Pico part named %r (the parts: %s)" % (name, ", ".join(sorted(SHA256))))
     where = os.path.join(folder, name)
-    fix = "copy the pinned file there again (`make pico-parts`) or rebuild it as %s says" % (
-        os.path.join(FOLDER, "README.md"))
+    fix = "restore it from git (`git checkout -- %s`) or rebuild it as %s says" % (
+        where, os.path.join(FOLDER, "README.md"))
     try:
         with open(where, "rb") as f:
             data = f.read()
