@@ -125,3 +125,13 @@ class Board:
     def close(self):
         self.serial.close()
         self.sim.stop()
+
+
+def serving(board, timeout=20):
+    """A board fixture's life: the board once it answers hello, closed after the test (or
+    when it never answers)."""
+    try:
+        board.serial.ask({"cmd": "hello"}, timeout=timeout)
+        yield board
+    finally:
+        board.close()

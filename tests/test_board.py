@@ -8,7 +8,7 @@ import random
 import pytest
 
 import hal
-from boardkit import Board
+from boardkit import Board, serving
 from shared_rules import GAMES, load, record
 from views import load as load_view
 from views import palette
@@ -27,10 +27,8 @@ SMALL_HEAP = "120k"
 
 @pytest.fixture()
 def board(tmp_path):
-    b = Board(tmp_path / "flash", settings={"device_delay_ms": 0}, heap=SMALL_HEAP)
-    b.serial.ask({"cmd": "hello"})
-    yield b
-    b.close()
+    yield from serving(Board(tmp_path / "flash", settings={"device_delay_ms": 0},
+                             heap=SMALL_HEAP))
 
 
 class Mirror:

@@ -9,7 +9,7 @@ import time
 import pytest
 
 import hal
-from boardkit import Board
+from boardkit import Board, serving
 from shared_rules import load, record
 from views import palette
 from views.canvas import Canvas
@@ -32,10 +32,7 @@ def start_board(flash, journal=None):
 
 @pytest.fixture()
 def board(tmp_path):
-    b = start_board(tmp_path / "flash")
-    b.serial.ask({"cmd": "hello"})
-    yield b
-    b.close()
+    yield from serving(start_board(tmp_path / "flash"))
 
 
 def morris_journal(plies, seed=5):

@@ -12,7 +12,7 @@ import littlefs
 import pytest
 
 import hal
-from boardkit import Board, Serial, install_pico
+from boardkit import Board, Serial, install_pico, serving
 from stonegrid.pico import board, image
 from stonegrid.build import repo_root, tool
 from shared_rules import GAMES
@@ -27,10 +27,7 @@ SCALE = hal.scale_table(PROFILE["brightness_cap"])
 def pico(tmp_path):
     if not os.path.isdir(os.path.join(repo_root(), "node_modules", "rp2040js")):
         pytest.fail("node_modules/rp2040js is missing: run `make play` or `npm ci`")
-    b = Board(tmp_path / "flash", pico=True)
-    b.serial.ask({"cmd": "hello"}, timeout=60)
-    yield b
-    b.close()
+    yield from serving(Board(tmp_path / "flash", pico=True), timeout=60)
 
 
 def test_boots_to_the_menu(pico):

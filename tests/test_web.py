@@ -17,7 +17,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import sync_playwright
 
-from boardkit import Board
+from boardkit import Board, serving
 from runtimes import ROOT
 from shared_rules import GAMES, load, record
 from shared_rules.remote import replay_commands
@@ -72,10 +72,7 @@ def page(browser, web_url):
 
 @pytest.fixture()
 def sim(tmp_path):
-    b = Board(tmp_path / "flash")
-    b.serial.ask({"cmd": "hello"})
-    yield b
-    b.close()
+    yield from serving(Board(tmp_path / "flash"))
 
 
 def press_both(pg, sim, button, kind="press"):
