@@ -6,6 +6,8 @@ import select
 import termios
 import tty
 
+from stonegrid.sim.stdio import write_out
+
 PTY_BUFFER = 1024 * 1024  # board output waiting for a slow serial reader; older is dropped
 
 
@@ -23,7 +25,6 @@ class SerialPort:
         self._loop = None
         self._master = None
         self._out = bytearray()
-        self._writing = False
         self._reading = False
         self._held = False
 
@@ -89,9 +90,7 @@ class SerialPort:
 
     def _client_gone(self):
         self._stop_reading()
-        if self._writing:
-            self._loop.remove_writer(self._master)
-            self._writing = False
+        self._loop.remove_writer(self._master)
         self.is_open = False
         self._out.clear()
         try:  # what the last program left unread must not greet the next one
@@ -121,18 +120,7 @@ class SerialPort:
         self._on_input(data)
 
     def _flush(self):
-        while self._out:
-            try:
-                n = os.write(self._master, self._out)
-            except BlockingIOError:
-                if not self._writing:
-                    self._loop.add_writer(self._master, self._flush)
-                    self._writing = True
-                return
-            except OSError:
-                self._client_gone()
-                return
-            del self._out[:n]
-        if self._writing:
-            self._loop.remove_writer(self._master)
-            self._writing = False
+        try:
+            write_out(self._loop, self._master, self._out, self._flush)
+        except OSError:
+            self._client_gone()

@@ -13,6 +13,21 @@ SIGINT_GAP = 0.03  # the unix port exits on a second SIGINT before it handled th
 _LONE_NL = re.compile(rb"(?<!\r)\n")
 
 
+def write_out(loop, fd, buf, again):
+    """Write what the non-blocking fd takes of buf now (it leaves buf); the rest waits for
+    again(), which the loop calls once fd takes more.  True once buf is empty.  An OSError
+    (the other end gone) is the caller's."""
+    while buf:
+        try:
+            n = os.write(fd, buf)
+        except BlockingIOError:
+            loop.add_writer(fd, again)
+            return False
+        del buf[:n]
+    loop.remove_writer(fd)
+    return True
+
+
 class Stdin:
     """Input to the board, through a small pipe (a board's input buffer) into its stdin.
 
@@ -32,7 +47,6 @@ class Stdin:
         self._fd = None  # the write end of the pipe, non-blocking
         self._buf = bytearray()  # input the board has not got yet
         self._held = bytearray()  # input after a Ctrl-C the board has not taken yet
-        self._writing = False
         self._paused = False  # the serial port is held back
         self._hold_timer = None
         self._up = False  # the board shell runs (its SIGINT handler is in place)
@@ -81,9 +95,7 @@ class Stdin:
     def close(self):
         """The process is gone: the input it had not read is lost, as on a board."""
         if self._fd is not None:
-            if self._writing:
-                self._loop.remove_writer(self._fd)
-                self._writing = False
+            self._loop.remove_writer(self._fd)
             os.close(self._fd)
             self._fd = None
         self._proc = None
@@ -105,21 +117,13 @@ class Stdin:
         self._check_pressure()
 
     def _flush(self):
-        while self._buf and self._fd is not None:
+        if self._fd is not None:
             try:
-                n = os.write(self._fd, self._buf)
-            except BlockingIOError:
-                if not self._writing:
-                    self._loop.add_writer(self._fd, self._flush)
-                    self._writing = True
-                return
+                if not write_out(self._loop, self._fd, self._buf, self._flush):
+                    return
             except OSError:  # the board is gone
                 self._buf.clear()
-                break
-            del self._buf[:n]
-        if self._writing:
-            self._loop.remove_writer(self._fd)
-            self._writing = False
+                self._loop.remove_writer(self._fd)
         self._check_pressure()
 
     def _check_pressure(self):
