@@ -48,6 +48,7 @@ class Capture:
         if self.file:
             self.file.close()
         self.file, self.path = open(path, "a", encoding="utf-8"), path
+        self.saved = None  # until its game record
         self.games += 1
 
     def line(self, raw):
@@ -150,9 +151,8 @@ class Capture:
     def _ended(self, rec):
         """The board's boot line for a journalled game that had ended: its last records,
         written if the file's game lacks them."""
-        saved = self.saved
-        if (self.file is None or saved is None or saved.game is None or saved.ended
-                or saved.header.get("game") != rec.get("game")):
+        saved = self._unfinished(rec.get("game"))
+        if saved is None:
             return
         plies, missing = saved.game.plies(), []
         for r in rec.get("last") or ():  # the last action, then the end record
@@ -166,13 +166,18 @@ class Capture:
         for r in missing:
             self._save(json.dumps(r), r)
 
+    def _unfinished(self, game_id):
+        """The file's game as saved (a Reader) if it is an unfinished game of game_id."""
+        saved = self.saved
+        if saved is not None and not saved.ended and saved.header.get("game") == game_id:
+            return saved
+        return None
+
     def _same_game(self, header, g):
         """Whether the board's game g is the one the file holds (not a new one whose game
         record the link lost): same game, options and players, and the file's not ended."""
-        saved = self.saved
-        return (self.file is not None and saved is not None and saved.game is not None
-                and not saved.ended and saved.header.get("game") == header["game"]
-                and saved.game.options == g.options
+        saved = self._unfinished(header["game"])
+        return (saved is not None and saved.game.options == g.options
                 and list(saved.header.get("players") or ()) == list(header["players"]))
 
     def _catch_up(self, lines, g):
