@@ -194,10 +194,6 @@ function passStarts(now) {
     phase = { due: now + ms * 1e6, passes: 1 };
   }
 }
-function holdButton(gpio, ms) {
-  presses.push([gpio, ms]);
-  wake();
-}
 
 // --- WS2812: bits by the length of each high pulse (0: ~0.4 us, 1: ~0.8 us), in emulated time
 const frameBytes = profile.width * profile.height * 3;
@@ -232,7 +228,7 @@ process.stdin.on('data', (data) => {
       feedBoard();
     } else if (type === 'P') {
       const [gpio, ms] = payload.toString().split(' ').map(Number);
-      holdButton(gpio, ms);
+      presses.push([gpio, ms]); // taken at the start of a pass
     }
   }
 });
