@@ -4,7 +4,8 @@ files `stonegrid logs` saves and the input of `stonegrid replay`.  MicroPython a
 Lines (every one carries its type "t" and the format version "v"):
   {"t": "game", "v": 1, "game": "morris", "options": {...}, "players": ["human", "device"],
    "fw": "0.1.0"}                                   a new game; optional "start": a position
-  {"t": "act", "v": 1, "ply": 1, "p": 0, "a": 7, "n": "a4"}    one atomic action
+  {"t": "act", "v": 1, "ply": 1, "p": 0, "a": 7, "n": "a4"}    one atomic action; between
+                                                    linked boards also "d", the position's digest
   {"t": "undo", "v": 1, "ply": 1}                   the action of that ply taken back
   {"t": "end", "v": 1, "ply": 57, "winner": 0, "reason": "men"}   the game is over; reason
                                                     "abandoned" (winner null): left unfinished
@@ -69,9 +70,13 @@ def game_line(game_id, options, players, fw, start=None):
     return json.dumps(rec)
 
 
-def act_line(ply, p, a, text):
-    """Action `a` (notation `text`) made by player `p` as ply `ply` (1-based)."""
-    return json.dumps({"t": "act", "v": VERSION, "ply": ply, "p": p, "a": a, "n": text})
+def act_line(ply, p, a, text, digest=None):
+    """Action `a` (notation `text`) made by player `p` as ply `ply` (1-based); `digest`: in a
+    game of two linked boards, that of the position after it (firmware/app/peer.py)."""
+    rec = {"t": "act", "v": VERSION, "ply": ply, "p": p, "a": a, "n": text}
+    if digest is not None:
+        rec["d"] = digest
+    return json.dumps(rec)
 
 
 def undo_line(ply):

@@ -16,11 +16,11 @@ MAX_START = 128  # characters of a position text (the longest is Mixtour's, 82)
 # allocates or changes anything: "t" text of up to MAX_TEXT characters, "n" such text or a
 # number, "s" text of up to MAX_START, "m" a list of such texts or one text of them.
 MUST_BE = {"game": "t", "button": "t", "kind": "t", "action": "n", "start": "s", "moves": "m",
-           "options": {}, "players": [], "turns": True, "append": True}
+           "options": {}, "players": [], "turns": True, "append": True, "peer": True}
 
 
 TAKES = {"hello": "", "state": "turns", "undo": "", "menu": "", "play": "action",
-         "new": "game options players", "press": "button kind",
+         "new": "game options players", "press": "button kind", "link": "peer",
          "replay": "game options start moves append"}
 
 
@@ -70,11 +70,14 @@ def run(app, cmd):
         if session is None:
             raise ValueError("no game is being played")
         if name == "undo":
+            if session.seat is not None:
+                raise ValueError("no take-backs in a game of two linked boards")
             session.undo()
             app.screen.changed()
         elif not session.human_to_move():
             raise ValueError("the game is over" if session.game.result() is not None
-                             else "the device is to move")
+                             else "the device is to move" if session.seat is None
+                             else "the other board's side is to move, or the link holds it")
         elif "action" not in cmd:
             raise ValueError("play needs an action (notation text or an action number)")
         else:
@@ -85,6 +88,11 @@ def run(app, cmd):
             raise ValueError("press needs a button (up down left right ok back) and kind "
                              "press or long")
         app.press(button, kind, time.ticks_ms())
+    elif name == "link":
+        if "peer" not in cmd:
+            raise ValueError("link needs peer: true (the other board is there) or false")
+        link.send({"t": "ok", "cmd": "link"})
+        app.linked().connect(cmd["peer"])
     elif name == "menu":
         if isinstance(app.screen, Play):  # as a long BACK: the menu offers to resume it
             from app.leave import leave

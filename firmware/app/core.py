@@ -27,6 +27,9 @@ from app.session import Session
 
 REASONS = {"men": "MEN", "blocked": "BLK", "repetition": "REP", "reserve": "RES",
            "double_pass": "PAS", "points": "PTS", "score": "SCO"}
+# What the display says, by turns with the board, while a linked game waits: the other board
+# away (unplugged, restarted, the network down), or the game stopped (app.peer.halt).
+HOLDS = {"away": "OFF", "halt": "BAD"}
 DEVICE_DELAY_MS = 500  # let people see the device's move coming
 THINK_MS = 25  # the device thinks at most about this long per pass of the main loop
 THINK_STEP = 4  # work units of the search between two looks at the clock
@@ -70,7 +73,7 @@ class Play:
             return
         a = self.view.handle(g, self.ui, button, kind, now)
         if a == self.view.BACK:
-            if not s.has_device() and g.plies():  # take back, human vs human
+            if not s.has_device() and s.seat is None and g.plies():  # take back, one board
                 s.undo()
                 while g.hidden() and g.plies():  # a secret made visible by the undo
                     s.undo()
@@ -80,7 +83,10 @@ class Play:
 
     def changed(self):
         self.thinker = self.choice = self.device_at = None
-        self.view.sync(self.session.game, self.ui)
+        s = self.session
+        if s.seat is not None:  # linked: a cursor only while this board's side may act
+            self.ui.cursor_hidden = not s.human_to_move()
+        self.view.sync(s.game, self.ui)
 
     def thinking(self):
         """True while the device's search has work left: the main loop then only yields."""
@@ -112,6 +118,12 @@ class Play:
 
     def render(self, c, now):
         g = self.session.game
+        hold = self.session.hold
+        if hold in HOLDS and now // 1500 % 2:  # a linked game paused or stopped: by turns
+            c.clear()
+            c.text(0, 1, "LINK", palette.TEXT)
+            c.text(0, 9, HOLDS[hold], palette.REFUSED)
+            return
         result = g.result()
         show_card = not getattr(self.view, "SHOWS_RESULT", False)
         if result is not None and show_card and now // 1500 % 2:  # board and result by turns
@@ -162,6 +174,7 @@ class App:
         self.next_frame = 0
         self.dirty = True
         self.restarted = 0  # restarts for want of memory just before this boot (journal)
+        self.peer = None  # the other board of a linked game (app.peer), once there is one
         self.notice_until = None  # "CUT" is shown until then (resume)
 
     def start(self, session):
@@ -180,14 +193,30 @@ class App:
         self.screen = None  # what the last screen held goes before the game's view loads
         gc.collect()
         self.screen = Play(self, session)
+        if session.seat is not None:
+            self.linked().attach(session)
+            self.screen.changed()
         self.dirty = True
 
     def play(self, a):
         """Play for the side to move in the current game (journalled, logged, then shown)."""
-        self.screen.session.play(a)
+        session = self.screen.session
+        if session.seat is not None:  # linked: the other board gets it (or its commitment)
+            self.peer.play(a)
+        else:
+            session.play(a)
+        session = None
         self._progress()
         self.screen.changed()
         self.dirty = True
+
+    def linked(self):
+        """The other board's link (app.peer), made when first needed."""
+        if self.peer is None:
+            from app.peer import Peer
+
+            self.peer = Peer(self)
+        return self.peer
 
     def _progress(self):
         if self.restarted:  # the game goes on: a later restart for memory is a new one
@@ -260,6 +289,12 @@ class App:
     def command(self, cmd):
         """Act on a serial command (firmware/README.md).  Their code is loaded with the first
         one: a board that no host talks to never holds it."""
+        if "cmd" not in cmd:  # a line of the other board, relayed (firmware/README.md)
+            if self.peer is None:
+                raise ValueError("%s: no board is linked here (the host sends the link "
+                                 "command first)" % cmd["t"][:16])
+            self.peer.receive(cmd)
+            return
         from app.commands import run
 
         new = run(self, cmd)

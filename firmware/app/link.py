@@ -98,10 +98,11 @@ def _dispatch(raw, handle):
             if bytes(raw).strip():  # a blank line is no command, and no error
                 error("not JSON", raw)
             return
-        if type(cmd) is not dict or type(cmd.get("cmd")) is not str:
-            error("a command is a JSON object with a \"cmd\" name", raw)
+        if type(cmd) is not dict or type(cmd.get("cmd" if "cmd" in cmd else "t")) is not str:
+            error("a command is a JSON object with a \"cmd\" name (or, from a linked board, "
+                  "a line with its \"t\")", raw)
             return
-        name = cmd["cmd"][:20]
+        name = (cmd["cmd"] if "cmd" in cmd else cmd["t"])[:20]
         handle(cmd)
     except MemoryError:
         cmd = None

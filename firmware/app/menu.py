@@ -4,7 +4,7 @@ from views import load as load_view
 from views import palette
 
 from app.heap import only
-from app.session import PLAYERS, Session
+from app.session import AT, PLAYERS, Session
 
 SHORT = {"human": "HUM", "device:easy": "EASY", "device:normal": "NORM", "device:hard": "HARD"}
 
@@ -58,7 +58,8 @@ class Menu:
 
 class Setup:
     """Players and rules options, one item a screen: up/down item, left/right value,
-    OK starts, BACK returns to the menu."""
+    OK starts, BACK returns to the menu.  While another board is linked (app.peer) the
+    players are the people at the two boards: P1 (who begins) is ME or YOU."""
 
     NAME = "setup"  # the serial state's "screen" (see app.core.Play)
 
@@ -68,8 +69,15 @@ class Setup:
         only(game_id)
         view = load_view(game_id)
         players = ["device:normal" if who == "device" else who for who in players]
-        self.values = {"P1": players[0], "P2": players[1]}
-        self.items = [("P1", "P1", PLAYERS), ("P2", "P2", PLAYERS)]
+        peer = app.peer
+        if peer is not None and peer.present and peer.id is not None:
+            self.boards = (AT + peer.me, AT + peer.id)
+            self.values = {"P1": self.boards[0], "P2": self.boards[1]}
+            self.items = [("P1", "P1", self.boards)]
+        else:
+            self.boards = None
+            self.values = {"P1": players[0], "P2": players[1]}
+            self.items = [("P1", "P1", PLAYERS), ("P2", "P2", PLAYERS)]
         for name, choices in sorted(view.CHOICES.items()):
             self.items.append((name, view.LABELS[name], choices))
             self.values[name] = (options or {}).get(name, choices[0])
@@ -96,7 +104,9 @@ class Setup:
 
     def start(self):
         options = dict((k, v) for k, v in self.values.items() if k not in ("P1", "P2"))
-        self.app.start(Session(self.game_id, options, (self.values["P1"], self.values["P2"])))
+        p1 = self.values["P1"]
+        p2 = self.values["P2"] if self.boards is None else self.boards[p1 == self.boards[0]]
+        self.app.start(Session(self.game_id, options, (p1, p2)))
 
     def render(self, c, now):
         c.clear()
@@ -105,7 +115,8 @@ class Setup:
         value = self.values[key]
         if key in ("P1", "P2"):
             colour = palette.stones(self.game_id)[key == "P2"]
-            c.text(0, 8, SHORT.get(value, "DEV"), colour)
+            c.text(0, 8, SHORT.get(value, "DEV") if self.boards is None else
+                   "ME" if value == self.boards[0] else "YOU", colour)
         else:
             c.text(0, 8, "ON" if value is True else "OFF" if value is False else
                    str(value).replace(" ", "").replace("(", "").replace(")", "").replace(",", "/"),

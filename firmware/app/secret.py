@@ -4,8 +4,9 @@ link gets them once they are revealed.  Loaded only then."""
 from shared_rules import record
 
 
-def held_back(g):
-    """The act lines of g's hidden actions, oldest first; g is left as it was."""
+def held_back(g, linked=False):
+    """The act lines of g's hidden actions, oldest first, with the position's digest in a
+    linked game (app.peer); g is left as it was."""
     secret = []
     for _ in range(g.hidden()):
         secret.append(g.last())
@@ -15,5 +16,10 @@ def held_back(g):
         a = secret.pop()
         p = g.to_move
         g.play(a)
-        lines.append(record.act_line(g.plies(), p, a, g.text(a)))
+        digest = None
+        if linked:
+            from app import peer
+
+            digest = peer.digest(g)
+        lines.append(record.act_line(g.plies(), p, a, g.text(a), digest))
     return lines

@@ -9,21 +9,38 @@ from app import VERSION, journal, link
 PLAYERS = ("human", "device:easy", "device:normal", "device:hard")
 
 
+# A person at one of two linked boards (app.peer): "human@" and that board's id, 6 hex digits.
+AT = "human@"
+
+
 def level(who):
     """The device opponent's level for a player value, None for a human."""
-    if who == "human":
+    if who.startswith("human"):
         return None
     return "normal" if who == "device" else who[7:]
 
 
+def at_board(who):
+    """True if `who` is a person at a linked board ("human@3f9a07")."""
+    return (type(who) is str and len(who) == len(AT) + 6 and who.startswith(AT)
+            and all(c in "0123456789abcdef" for c in who[len(AT):]))
+
+
 def check_players(players):
-    """ValueError unless `players` names the two sides' players."""
+    """ValueError unless `players` names the two sides' players: two of PLAYERS (or
+    "device"), or two people at two different linked boards."""
+    if len(players) != 2:
+        raise ValueError("two players, not %d" % len(players))
+    linked = [at_board(who) for who in players]
+    if linked[0] or linked[1]:
+        if not (linked[0] and linked[1]) or players[0] == players[1]:
+            raise ValueError("a linked game is between people at two boards, "
+                             "\"human@<id>\" each, not %r" % (list(players),))
+        return
     for who in players:
         if who not in PLAYERS and who != "device":
             raise ValueError("a player is one of %s or \"device\", not %r"
                              % (", ".join('"%s"' % p for p in PLAYERS), who))
-    if len(players) != 2:
-        raise ValueError("two players, not %d" % len(players))
 
 
 class Session:
@@ -33,12 +50,22 @@ class Session:
         self.game = game if game is not None else load(game_id).Game(**(options or {}))
         self.options = self.game.options
         self.players = tuple(players)
+        # in a linked game (app.peer): the side played here, and why it may not act now
+        # (None, or a word the display shows: the other board away, the game stopped)
+        self.seat = self.hold = None
+        if at_board(players[0]):
+            from app.peer import board_id
+
+            me = AT + board_id()
+            self.seat = players.index(me) if me in players else None
+            if self.seat is None:
+                raise ValueError("a linked game of two other boards (%s)" % ", ".join(players))
         self.lines = []  # record lines kept back from the serial link while secret
         if game is not None and game.hidden():  # journalled secret actions, not sent yet
             from app.heap import forget
             from app.secret import held_back  # rarely needed: not kept in the heap
 
-            self.lines = held_back(game)
+            self.lines = held_back(game, self.seat is not None)
             forget("app", "secret")
         self.ai = None  # the game's companion module for the device opponent, if one plays
         if self.has_device():
@@ -52,11 +79,17 @@ class Session:
         link.send(line)
 
     def human_to_move(self):
+        """A person at this board may act now (in a linked game: only on its own side's turn,
+        while nothing holds it)."""
         p = self.game.to_move
-        return p is not None and self.players[p] == "human"
+        if p is None:
+            return False
+        if self.seat is not None:
+            return p == self.seat and self.hold is None
+        return self.players[p] == "human"
 
     def has_device(self):
-        return self.players[0] != "human" or self.players[1] != "human"
+        return not (self.players[0].startswith("human") and self.players[1].startswith("human"))
 
     def think(self, seed):
         """Start the device's choice for the side to move: an object whose step(work) returns
@@ -74,7 +107,12 @@ class Session:
         if isinstance(a, str):
             a = g.parse(a)
         g.play(a)
-        lines = [record.act_line(g.plies(), p, a, g.text(a))]
+        digest = None
+        if self.seat is not None:  # the other board checks its position against this
+            from app import peer
+
+            digest = peer.digest(g)
+        lines = [record.act_line(g.plies(), p, a, g.text(a), digest)]
         if g.result() is not None:
             lines.append(record.end_line(g))
         try:
