@@ -97,8 +97,8 @@ class Play:
         buttons and the serial link in between), then play once DEVICE_DELAY_MS have passed
         since the turn began."""
         s, g = self.session, self.session.game
-        if g.result() is not None or s.human_to_move():
-            return
+        if g.result() is not None or s.human_to_move() or s.seat is not None:
+            return  # no device plays in a linked game: the other board's side comes from it
         if self.choice is None:
             t = self.thinker
             if t is None:

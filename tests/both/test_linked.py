@@ -304,3 +304,23 @@ def test_a_board_that_lost_its_journal_gets_the_game_from_the_other():
         assert b.session() is not None and b.session().game.plies() == 12
         same_game(a, b)
     linked(go)
+
+
+def test_setup_on_a_linked_board_chooses_who_begins_and_the_other_board_follows():
+    def go(a, b, relay):
+        with a:
+            a.app.press("ok", "press", 0)  # the menu's first game
+            setup = a.app.screen
+            game_id = setup.game_id
+            assert [item[0] for item in setup.items][0] == "P1" and setup.values["P1"] == AT + a.id
+            a.app.press("right", "press", 0)  # P1: YOU, the other board begins
+            assert setup.values["P1"] == AT + b.id
+            a.app.press("ok", "press", 0)
+        relay.pump()
+        assert a.session().players == b.session().players == (AT + b.id, AT + a.id)
+        assert b.session().game_id == game_id and b.session().seat == 0
+        assert b.session().human_to_move() and not a.session().human_to_move()
+        with a:
+            a.app.screen.tick(0)  # no device thinks for the other board's side
+        assert a.session().game.plies() == 0
+    linked(go)
