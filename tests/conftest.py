@@ -43,6 +43,7 @@ TIERS = {
     "test_board_recovery.py": ("sim",),
     "test_tools.py": ("sim", "tools"),
     "test_install.py": ("sim", "tools"),
+    "test_link_boards.py": ("sim", "tools"),
     "test_web.py": ("browser",),
     "test_pico.py": ("emulated",),
     "test_pico_bench.py": ("emulated",),

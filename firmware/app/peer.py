@@ -210,7 +210,8 @@ class Peer:
             if theirs is not None and self._same(s, theirs):
                 self._send_acts(ply, public)
                 self.behind = ply
-            elif theirs is None or self.me < self.id:  # this board's game stands
+            elif (theirs is None and g.result() is None) or (  # this board's game stands
+                    theirs is not None and self.me < self.id):
                 _again(game_line(s.game_id, s.options, s.players, ""))
                 self._send_acts(0, public)
         if self.mine is not None:

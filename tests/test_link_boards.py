@@ -1,0 +1,316 @@
+"""Two virtual boards, each the real firmware in MicroPython behind its own pty, joined by
+`stonegrid link` (the real host tool, over pyserial): a whole game of each game by button
+presses split between the boards, the frames of both checked after every action against the
+views; a power cut mid-game; and the same through --serve / --join on 127.0.0.1.  Both
+boards' logs must be the same game, and `stonegrid replay` must take each."""
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from boardkit import Board
+from shared_rules import GAMES, load
+from test_board import SCALE, Mirror
+from views import palette
+
+STONEGRID = [sys.executable, "-m", "stonegrid"]
+RECORDS = ("game", "act", "end")
+
+
+def records(board):
+    """The records the board has written (its serial output as the sim keeps it)."""
+    out = []
+    for line in board.client.output().splitlines():
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            continue
+        if type(obj) is dict and obj.get("t") in RECORDS:
+            out.append(obj)
+    return out
+
+
+def wait_for(pred, what, timeout=30):
+    deadline = time.monotonic() + timeout
+    while True:
+        got = pred()
+        if got:
+            return got
+        if time.monotonic() > deadline:
+            raise AssertionError("timeout: %s" % what)
+        time.sleep(0.05)
+
+
+class Seat(Mirror):
+    """One board's side: the game as that board holds it, and the view state its own presses
+    and the records keep equal to the board's (no cursor while the other side is to act)."""
+
+    def __init__(self, header, seat):
+        self.seat = seat
+        super().__init__(header)
+        self.stand_in = False
+        self._cursor()
+
+    def _cursor(self):
+        self.ui.cursor_hidden = self.game.to_move != self.seat
+        self.view.sync(self.game, self.ui)
+
+    def apply(self, rec):
+        if self.stand_in:
+            self.game.undo()
+            self.stand_in = False
+        if rec["ply"] <= self.game.plies():
+            return
+        super().apply(rec)
+        self._cursor()
+
+    def blind(self):
+        """The other side's secret is in: this board holds a stand-in for it."""
+        self.game.play(self.game.legal()[0])
+        self.stand_in = True
+        self._cursor()
+
+
+def linked_pair(tmp_path, how="local"):
+    """Two booted boards (serial ports free for the host) and the `stonegrid link`
+    process(es) between them."""
+    boards = []
+    for name in ("a", "b"):
+        b = Board(tmp_path / name, settings={"device_delay_ms": 0})
+        b.serial.ask({"cmd": "hello"})
+        b.serial.close()  # the port is the host tool's from here on
+        boards.append(b)
+    out = str(tmp_path / "logs")
+    if how == "local":
+        procs = [subprocess.Popen(STONEGRID + ["link", boards[0].sim.serial, boards[1].sim.serial,
+                                               "--out", out], stderr=subprocess.PIPE, text=True)]
+    else:
+        port = str(_free_port())
+        server = subprocess.Popen(STONEGRID + ["link", boards[0].sim.serial, "--serve", "--port",
+                                               port, "--out", out + "/a"],
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        code = _pairing_code(server)
+        client = subprocess.Popen(STONEGRID + ["link", boards[1].sim.serial, "--join",
+                                               "127.0.0.1:" + port, "--code", code,
+                                               "--out", out + "/b"],
+                                  stderr=subprocess.PIPE, text=True)
+        procs = [server, client]
+    return boards, procs, out
+
+
+def _free_port():
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _pairing_code(server):
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        line = server.stdout.readline()
+        if "code" in line.lower():
+            return line.strip().split()[-1]
+    raise AssertionError("the server printed no pairing code")
+
+
+def stop(boards, procs):
+    for p in procs:
+        if p.poll() is None:
+            p.send_signal(signal.SIGTERM)
+    for p in procs:
+        try:
+            p.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            p.kill()
+    for b in boards:
+        b.sim.stop()
+
+
+def linked_output(board):
+    """True once the board was told of the other (its own link line is out)."""
+    return '"t": "link"' in board.client.output()
+
+
+def linked_setup(game_id):
+    """The frame of a linked board's Setup screen: P1 ME."""
+    from types import SimpleNamespace
+
+    from app.menu import Setup
+    from views.canvas import Canvas
+    app = SimpleNamespace(peer=SimpleNamespace(present=True, me="000000", id="111111"),
+                          unfinished=None)
+    c = Canvas()
+    Setup(app, game_id).render(c, 0)
+    return bytes(SCALE[v] for v in c.buf)
+
+
+def start_game(a, game_id):
+    """On board a, by buttons: the menu's game, Setup once it offers ME (the other board's
+    link line has come), OK; the game record."""
+    games = list(GAMES)
+    for _ in range(games.index(game_id)):
+        a.client.press("right")
+    want = linked_setup(game_id)
+    for _ in range(20):
+        a.client.press("ok")
+        try:
+            a.client.wait_until(lambda f: f.rgb == want, timeout=2)
+            break
+        except Exception:
+            a.client.press("back")  # not linked yet: back to the menu, and again
+    a.client.press("ok")
+    return wait_for(lambda: [r for r in records(a) if r["t"] == "game"], "a game record")[-1]
+
+
+def short_seed(game_id, tries=40):
+    """A seed whose random game is short, so that a whole game by presses stays quick."""
+    best = None
+    for seed in range(tries):
+        rng, g = random.Random(seed), load(game_id).Game()
+        while g.result() is None and g.plies() < 400:
+            acts = g.legal()
+            g.play(acts[rng.randrange(len(acts))])
+        if g.result() is not None and (best is None or g.plies() < best[1]):
+            best = (seed, g.plies())
+    return best[0]
+
+
+def frames_agree(board, seat):
+    want = seat.frames()
+    board.client.wait_until(lambda f: f.rgb in want, timeout=8)
+
+
+def play_by_presses(boards, header, rng, cut=None):
+    """Both sides by buttons, each on its own board, frames checked on both after each
+    action; cut(referee) may cut a board's power and returns which.  Returns the referee."""
+    seats = [Seat(header, 0), Seat(header, 1)]
+    referee = load(header["game"]).Game()
+    for _ in range(1000):
+        if referee.result() is not None:
+            break
+        p = referee.to_move
+        board, seat = boards[p], seats[p]
+        frames_agree(board, seat)  # its side may act: the cursor is up
+        acts = referee.legal()
+        a = acts[rng.randrange(len(acts))]
+        for button, kind in seat.view.keys_for(seat.game, seat.ui, a):
+            board.client.press(button, long=kind == "long")
+            seat.view.handle(seat.game, seat.ui, button, kind, 0)
+        referee.play(a)
+        if referee.hidden():  # a secret bid: the other board bids blind, then both reveal
+            seats[1 - p].blind()
+            if not seat.stand_in:
+                seat.game.play(a)
+                seat._cursor()
+            _cut(cut, referee, seats)
+            continue
+        ply = referee.plies()
+        for b, s in zip(boards, seats):
+            recs = wait_for(lambda: [r for r in records(b) if r["t"] == "act"
+                                     and r["ply"] == ply], "ply %d on a board" % ply)
+            del recs
+            for r in records(b):
+                if r["t"] == "act" and r["ply"] > s.game.plies() - s.stand_in:
+                    s.apply(r)
+        for b, s in zip(boards, seats):
+            assert s.game.position() == referee.position()
+            frames_agree(b, s)
+        _cut(cut, referee, seats)
+    assert referee.result() is not None
+    return referee
+
+
+def _cut(cut, referee, seats):
+    victim = cut(referee) if cut is not None else None
+    if victim is not None:  # the board starts its view afresh
+        s = seats[victim]
+        s.ui = s.view.new_ui(s.game)
+        s.ui.colours = palette.stones(s.game_id)
+        s._cursor()
+
+
+def same_logs(out):
+    """The log files of both boards: the same records, each replayed by `stonegrid replay`."""
+    files = sorted(os.path.join(d, f) for d, _, fs in os.walk(out) for f in fs
+                   if f.endswith(".jsonl"))
+    assert len(files) == 2, files
+    games = []
+    for path in files:
+        with open(path) as f:
+            games.append([json.loads(line) for line in f if line.strip()])
+        check = subprocess.run(STONEGRID + ["replay", path, "--to", "0"], capture_output=True,
+                               text=True, timeout=60)
+        assert check.returncode == 0, check.stderr
+    strip = [[dict((k, v) for k, v in r.items() if k != "fw") for r in g] for g in games]
+    assert strip[0] == strip[1]
+    assert games[0][-1]["t"] == "end"
+    return games[0]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_whole_game_on_two_linked_boards(tmp_path, game_id):
+    boards, procs, out = linked_pair(tmp_path)
+    try:
+        a, b = boards
+        wait_for(lambda: linked_output(a) and linked_output(b), "both boards linked")
+        header = start_game(a, game_id)
+        assert header["players"][0].startswith("human@")
+        wait_for(lambda: [r for r in records(b) if r["t"] == "game"], "the game on board b")
+        referee = play_by_presses(boards, header, random.Random(short_seed(game_id)))
+        for board in boards:
+            wait_for(lambda: [r for r in records(board) if r["t"] == "end"], "the end")
+    finally:
+        stop(boards, procs)
+    log = same_logs(out)
+    assert sum(r["t"] == "act" for r in log) == referee.plies()
+
+
+def test_a_power_cut_on_one_board_mid_game_loses_nothing(tmp_path):
+    boards, procs, out = linked_pair(tmp_path)
+    rng = random.Random(7)
+    cuts = []
+
+    def cut(referee):
+        """Board 0 while its second bid is secret (committed, not revealed); board 1
+        between two placements later."""
+        ply = referee.plies()
+        due = (len(cuts) == 0 and referee.hidden() and ply > 2) or (
+            len(cuts) == 1 and not referee.hidden() and ply > cuts[0] + 3)
+        if not due:
+            return None
+        victim = len(cuts)
+        before = boards[victim].client.output().count('"t": "resumed"')
+        boards[victim].client.kill()
+        cuts.append(ply)
+        wait_for(lambda: boards[victim].client.output().count('"t": "resumed"') > before,
+                 "resumed", 30)
+        return victim
+    try:
+        a, b = boards
+        wait_for(lambda: linked_output(a) and linked_output(b), "both boards linked")
+        header = start_game(a, "rhombus")
+        wait_for(lambda: [r for r in records(b) if r["t"] == "game"], "the game on board b")
+        play_by_presses(boards, header, rng, cut=cut)
+    finally:
+        stop(boards, procs)
+    assert len(cuts) == 2
+    same_logs(out)
+
+
+def test_two_boards_through_serve_and_join_on_this_machine(tmp_path):
+    boards, procs, out = linked_pair(tmp_path, how="tcp")
+    try:
+        a, b = boards
+        wait_for(lambda: linked_output(a) and linked_output(b), "both boards linked", 40)
+        header = start_game(a, "mixtour")
+        wait_for(lambda: [r for r in records(b) if r["t"] == "game"], "the game on board b")
+        play_by_presses(boards, header, random.Random(short_seed("mixtour")))
+    finally:
+        stop(boards, procs)
+    same_logs(out)
