@@ -42,6 +42,7 @@ TIERS = {
     "test_board.py": ("sim",),
     "test_board_recovery.py": ("sim",),
     "test_tools.py": ("sim", "tools"),
+    "test_link_host.py": ("tools",),
     "test_install.py": ("sim", "tools"),
     "test_link_boards.py": ("sim", "tools"),
     "test_web.py": ("browser",),

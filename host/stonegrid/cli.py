@@ -120,6 +120,52 @@ def _logs(args):
     return 0
 
 
+def _host_port(text):
+    """--join's HOST:N, N a TCP port from 1 to 65535."""
+    host, colon, port = text.rpartition(":")
+    if not colon or not host or not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise argparse.ArgumentTypeError("HOST:N, N a port from 1 to 65535 (as the serving "
+                                         "side prints it), not %r" % text)
+    return host.strip("[]"), int(port)
+
+
+def _link(args):
+    import signal
+    import threading
+    from stonegrid import link
+    lk = args.link_parser
+    if args.serve and args.join:
+        lk.error("argument --serve: not with --join (one computer serves, the other joins)")
+    if (args.serve or args.join) and args.port_b:
+        lk.error("argument --%s: takes one PORT, the board on this computer (the other "
+                 "board is on the other computer)" % ("serve" if args.serve else "join"))
+    if not (args.serve or args.join or args.port_b):
+        lk.error("argument PORT_B: two boards here need two ports; or --serve / --join "
+                 "HOST:N to link with a board on another computer")
+    if args.join and not args.code:
+        lk.error("argument --join: needs --code, the pairing code the serving side printed")
+    if args.code and not args.join:
+        lk.error("argument --code: only with --join")
+    if args.port is not None and not args.serve:
+        lk.error("argument --port: only with --serve (--join takes HOST:N)")
+    if args.port_a == args.port_b:
+        lk.error("argument PORT_B: the same port as PORT_A")
+    done = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *a: done.set())
+    try:
+        if args.port_b:
+            for line in link.run_pair(args.port_a, args.port_b, args.out, done):
+                print(line, file=sys.stderr)
+        else:
+            link.run_tcp(args.port_a, args.out, done, join_address=args.join, code=args.code,
+                         serve_port=(8017 if args.port is None else args.port)
+                         if args.serve else None)
+    except link.Failed as e:
+        print("stonegrid link: %s" % e, file=sys.stderr)
+        return 1
+    return 0
+
+
 def _replay(args):
     from stonegrid import replay
     return replay.run(args)
@@ -210,6 +256,28 @@ def parser():
                     "(default: ./logs)")
     lg.add_argument("--follow", action="store_true", help="print the moves as they happen")
     lg.set_defaults(run=_logs)
+
+    lk = sub.add_parser("link", help="two boards play one game: side by side, or on two "
+                        "computers", description="Two boards play one game, each owning one "
+                        "side: this relays their link lines and decides nothing. PORT PORT_B: "
+                        "both boards on this computer. PORT --serve on one computer and PORT "
+                        "--join HOST:N --code CODE on the other: over TCP, the serving side "
+                        "prints the pairing code. Each board's game logs are saved as `logs` "
+                        "saves them, in a folder per board. A board unplugged or restarted "
+                        "pauses the game on both until it is back. Ctrl-C stops.")
+    lk.add_argument("port_a", metavar="PORT", help="a board's serial port")
+    lk.add_argument("port_b", metavar="PORT_B", nargs="?", help="the other board's serial port, "
+                    "when both are on this computer")
+    lk.add_argument("--serve", action="store_true", help="wait for the other computer's board "
+                    "to join over TCP; prints the pairing code")
+    lk.add_argument("--port", type=_tcp_port, metavar="N", help="with --serve: the TCP port to "
+                    "listen on (default: 8017; 0: any free port)")
+    lk.add_argument("--join", type=_host_port, metavar="HOST:N", help="join the board served "
+                    "at HOST:N")
+    lk.add_argument("--code", help="with --join: the pairing code the serving side printed")
+    lk.add_argument("--out", default="logs", metavar="DIR", help="folder for the game logs, a "
+                    "folder per board in it named by its port (default: ./logs)")
+    lk.set_defaults(run=_link, link_parser=lk)
 
     rp = sub.add_parser("replay", help="check and replay a game log",
                         description="Check a game log (or an exported record) with the rules; "

@@ -239,24 +239,38 @@ def _describe(rec, names=None):
 
 def capture(port, capture, stop=lambda: False, retry=0.5):
     """Read the port until stop() is true, reopening it whenever it goes away."""
+    def opened(s):
+        capture.ask = lambda cmd: (s.write((json.dumps(cmd) + "\n").encode()), s.flush())
+        capture.check()  # what the board did while the port was away
+
+    def lost():
+        capture.ask = None
+    follow(port, opened, capture.line, lost, stop, lambda text: capture.warn("logs: " + text),
+           retry)
+    capture.close()
+
+
+def follow(port, opened, line, lost, stop, warn, retry=0.5):
+    """Read the port's lines until stop() is true, opening it again whenever it goes away (a
+    board unplugged, reset): opened(serial) once it is open, line(raw) for each complete line,
+    lost() before it is closed.  `stonegrid logs` and `stonegrid link` read boards so."""
     import serial
     pending = b""
     connected = None
     while not stop():
         try:
-            s = serial.Serial(port, 115200, timeout=0.2)
+            s = serial.Serial(port, 115200, timeout=0.2, write_timeout=2)
         except (serial.SerialException, OSError) as e:
             if connected is not False:
-                capture.warn("logs: waiting for %s (%s)" % (port, "no such port: is the board "
-                             "plugged in, is --port right?" if not os.path.exists(port) else e))
+                warn("waiting for %s (%s)" % (port, "no such port: is the board plugged in, "
+                     "is the port right?" if not os.path.exists(port) else e))
                 connected = False
             time.sleep(retry)
             continue
         if connected is False:
-            capture.warn("logs: %s is back" % port)
+            warn("%s is back" % port)
         connected = True
-        capture.ask = lambda cmd: (s.write((json.dumps(cmd) + "\n").encode()), s.flush())
-        capture.check()  # what the board did while the port was away
+        opened(s)
         try:
             while not stop():
                 chunk = s.read(4096)
@@ -265,15 +279,14 @@ def capture(port, capture, stop=lambda: False, retry=0.5):
                 pending += chunk
                 while b"\n" in pending:
                     raw, pending = pending.split(b"\n", 1)
-                    capture.line(raw)
+                    line(raw)
         except (serial.SerialException, OSError):
             if pending:
-                capture.warn("logs: the board went away in the middle of a line; dropped "
-                             "%d bytes" % len(pending))
+                warn("the board went away in the middle of a line; dropped %d bytes"
+                     % len(pending))
                 pending = b""
-            capture.warn("logs: lost %s" % port)
+            warn("lost %s" % port)
             connected = False
         finally:
-            capture.ask = None
+            lost()
             s.close()
-    capture.close()

@@ -1,0 +1,438 @@
+"""`stonegrid link`: two boards play one game, each owning one side; this only relays lines.
+
+Two boards on this computer (`link PORT_A PORT_B`), or one board on each of two computers over
+TCP (`link PORT --serve` on one, `link PORT --join HOST:N --code CODE` on the other).  The
+protocol is in firmware/README.md: the host relays a board's line to the other board verbatim
+when it is a JSON object of a listed "t", tells each board with `{"cmd": "link", "peer": ...}`
+whether the other is reachable, and decides nothing.  Each board's lines are also saved as
+`stonegrid logs` saves them, in a folder of its own.
+
+Over TCP the only thing that crosses before the relayed lines is the pairing: the joiner's
+first line is the code the server printed, and the server answers one line, `paired` or why
+not.  Presence needs no message of its own: a host whose board is away (or restarted) closes
+the connection, the joiner joins again about every second while its board is present, and
+the server takes a join only while its board is present."""
+import hmac
+import json
+import os
+import secrets
+import socket
+import sys
+import threading
+import time
+
+import serial
+
+from shared_rules import record
+from shared_rules.record import MAX_LINE
+
+from stonegrid import logs
+
+RELAYED = ("link", "game", "act", "end", "commit", "reveal", "halt")
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: read aloud or copied by eye
+CODE_LENGTH = 8
+WRONG_CODES = 3  # wrong codes in all before the listener closes
+PAIRED, WRONG_CODE, BUSY = b"paired", b"wrong pairing code", b"busy: a board is linked already"
+HANDSHAKE_S = 10  # for the joiner's code, and for the server's answer to it
+REJOIN_S = 1.0
+
+
+def not_relayed(raw):
+    """Why a line may not cross to the other board, or None when it may."""
+    try:
+        record.check_json(raw)  # what a board's serial takes: size, UTF-8, nesting
+        rec = json.loads(raw)
+    except ValueError as e:
+        return str(e) if len(raw) > MAX_LINE else "not JSON (%s)" % e
+    if not isinstance(rec, dict):
+        return "not a JSON object"
+    if rec.get("t") not in RELAYED:
+        return "type %r not relayed" % (rec.get("t"),)
+    return None
+
+
+def _warn(text):
+    print(text, file=sys.stderr, flush=True)
+
+
+class Board:
+    """A board on a serial port: its lines go to its own log capture and to the relay;
+    commands and relayed lines go to it while its port is open."""
+
+    def __init__(self, port, name, out_dir):
+        self.port, self.name = port, name
+        self.warn = lambda text: _warn("link %s: %s" % (name, text))
+        self.capture = logs.Capture(out_dir, warn=self.warn)
+        self.serial = None  # while the port is open
+        self.lock = threading.Lock()  # one writer at a time: the relay and the commands
+        self.relayed = 0  # of its lines, delivered to the other board (or host)
+
+    @property
+    def present(self):
+        return self.serial is not None
+
+    def send(self, raw):
+        """Write one line (bytes, no newline) if the port is open; whether it was written."""
+        with self.lock:
+            if self.serial is None:
+                return False
+            try:
+                self.serial.write(raw + b"\n")
+            except (serial.SerialException, OSError):  # going away: its reader will see
+                return False
+        return True
+
+    def tell(self, peer):
+        self.send(json.dumps({"cmd": "link", "peer": peer}).encode())
+
+    def run(self, relay, stop):
+        """Follow the port until stop(); relay(event, board, raw) hears of it opened, each
+        line and lost."""
+        def opened(s):
+            with self.lock:
+                self.serial = s
+            self.capture.ask = lambda cmd: self.send(json.dumps(cmd).encode())
+            self.capture.check()
+            relay("opened", self, None)
+
+        def line(raw):
+            raw = raw.rstrip(b"\r")
+            self.capture.line(raw)
+            relay("line", self, raw)
+
+        def lost():
+            with self.lock:
+                self.serial = None
+            self.capture.ask = None
+            relay("lost", self, None)
+        logs.follow(self.port, opened, line, lost, stop, self.warn)
+        self.capture.close()
+
+    def summary(self, to):
+        return "link %s (%s): %d lines relayed to %s; %s" % (
+            self.name, self.port, self.relayed, to, self.capture.summary())
+
+
+def hello(raw):
+    """Whether the line is the board's boot line (it restarted: it has no peer now)."""
+    try:
+        return json.loads(raw).get("t") == "hello"
+    except (ValueError, AttributeError):
+        return False
+
+
+def _relay_line(board, raw, deliver):
+    """A board's line to the other side, by deliver(raw), if it may cross."""
+    why = not_relayed(raw)
+    if why is None:
+        if deliver(raw):
+            board.relayed += 1
+    elif len(raw) > MAX_LINE:  # a board's own non-JSON lines are reported by its capture
+        board.warn("a line not relayed: %s" % why)
+
+
+class LocalPair:
+    """Two boards on this computer."""
+
+    def __init__(self, a, b):
+        self.boards = (a, b)
+        self.lock = threading.Lock()  # the pair's presence, seen and told in one step
+
+    def other(self, board):
+        return self.boards[board is self.boards[0]]
+
+    def _formed(self):
+        if all(b.present for b in self.boards):
+            for b in self.boards:
+                b.tell(True)
+
+    def __call__(self, event, board, raw):
+        other = self.other(board)
+        if event == "line":
+            if hello(raw):
+                with self.lock:
+                    other.tell(False)  # the board it linked with is gone: a new one booted
+                    self._formed()
+            _relay_line(board, raw, other.send)
+            return
+        with self.lock:
+            if event == "opened" and other.present:
+                self._formed()
+            elif event == "opened":
+                board.tell(False)  # whatever it was told before the port went
+            else:
+                other.tell(False)
+
+
+class Peer:
+    """The other computer's host, over one TCP connection at a time."""
+
+    def __init__(self, board):
+        self.board = board
+        self.conn = None
+        self.reader = None  # the thread relaying the connection's lines
+        self.lock = threading.Lock()
+        self.received = 0
+
+    def send(self, raw):
+        with self.lock:
+            if self.conn is None:
+                return False
+            try:
+                self.conn.sendall(raw + b"\n")
+            except OSError:
+                return False
+        return True
+
+    def drop(self):
+        """Close the connection (the board went away or restarted); its reader ends."""
+        with self.lock:
+            if self.conn is not None:
+                try:
+                    self.conn.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def __call__(self, event, board, raw):
+        if event == "opened":
+            board.tell(self.conn is not None)
+        elif event == "lost" or hello(raw):
+            self.drop()
+        else:
+            _relay_line(board, raw, self.send)
+
+    def attach(self, conn, stop):
+        """Relay the paired connection's lines to the board, in a thread of their own, until
+        it closes or stop(); the board is told of the pair formed, then of it broken."""
+        conn.settimeout(0.5)
+        with self.lock:
+            self.conn = conn
+        self.board.tell(True)
+        _warn("link: paired with %s:%d" % conn.getpeername()[:2])
+        self.reader = threading.Thread(target=self._relay, args=(conn, stop), daemon=True)
+        self.reader.start()
+
+    def _relay(self, conn, stop):
+        try:
+            for raw in _lines(conn, stop, self.board.warn):
+                why = not_relayed(raw)
+                if why:
+                    self.board.warn("from the peer, dropped (%s): %r" % (why, raw[:70]))
+                elif self.board.send(raw):
+                    self.received += 1
+        finally:
+            with self.lock:
+                self.conn = None
+            conn.close()
+            self.board.tell(False)
+            if not stop():
+                _warn("link: the connection to the peer is closed")
+
+    def wait(self):
+        if self.reader is not None:
+            self.reader.join(5)
+
+    def summary(self):
+        return "%s, %d received from the peer" % (self.board.summary("the peer"), self.received)
+
+
+def _lines(conn, stop, warn):
+    """The connection's lines (bytes, no newline) until it closes or stop(); a line longer
+    than MAX_LINE is dropped, said so, as it comes, so that none is held whole."""
+    pending, skipping = b"", False
+    while not stop():
+        try:
+            chunk = conn.recv(4096)
+        except socket.timeout:
+            continue
+        except OSError:
+            return
+        if not chunk:
+            return
+        pending += chunk
+        while b"\n" in pending:
+            raw, pending = pending.split(b"\n", 1)
+            if skipping:
+                skipping = False
+            else:
+                yield raw.rstrip(b"\r")
+        if len(pending) > MAX_LINE and not skipping:
+            warn("from the peer, dropped (a line over %d bytes)" % MAX_LINE)
+            skipping = True
+        if skipping:
+            pending = b""
+
+
+def new_code():
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def _normal(code):
+    """A code as typed: any case, dashes and spaces left out."""
+    return code.strip().upper().replace("-", "").replace(" ", "")
+
+
+def shown(code):
+    half = len(code) // 2
+    return code[:half] + "-" + code[half:]
+
+
+def _read_line(conn, limit=256):
+    """One short line from a socket with a timeout set (b"" if it closes or sends junk)."""
+    data = b""
+    while b"\n" not in data and len(data) <= limit:
+        chunk = conn.recv(limit)
+        if not chunk:
+            return b""
+        data += chunk
+    return data.partition(b"\n")[0].strip()
+
+
+class Failed(Exception):
+    """The link cannot go on (3 wrong codes, a refused code): why, for the user."""
+
+
+def serve(peer, listener, code, stop):
+    """Take joiners on the listener until stop(): one at a time, each with the code, only
+    while the board is present.  Raises Failed after WRONG_CODES wrong codes."""
+    wrong = 0
+    listener.settimeout(0.5)
+    while not stop():
+        try:
+            conn, addr = listener.accept()
+        except socket.timeout:
+            continue
+        try:
+            if _handshake(peer, conn, addr, code, stop):
+                continue
+            wrong += 1
+            if wrong >= WRONG_CODES:
+                raise Failed("%d wrong pairing codes: the listener is closed; start --serve "
+                             "again for a new code" % wrong)
+        except OSError:
+            pass
+        finally:
+            if peer.conn is not conn:
+                conn.close()
+
+
+def _handshake(peer, conn, addr, code, stop):
+    """A joiner's first line, the code: paired (then attached) if it is right and the board
+    is present; refused with a line saying so if it is wrong (False, then); closed unanswered
+    while the board is away, for the joiner to try again."""
+    conn.settimeout(HANDSHAKE_S)
+    if peer.conn is not None:
+        conn.sendall(BUSY + b"\n")
+    elif not hmac.compare_digest(_normal(_read_line(conn).decode("utf-8", "replace")).encode(),
+                                 code.encode()):
+        _warn("link: a wrong pairing code from %s" % addr[0])
+        conn.sendall(WRONG_CODE + b"\n")
+        return False
+    elif peer.board.present:
+        conn.sendall(PAIRED + b"\n")
+        peer.attach(conn, stop)
+    return True
+
+
+def join(peer, address, code, stop):
+    """Join the server at address with the code while the board is present, again about
+    every second once the connection closes, until stop().  Raises Failed for a wrong code."""
+    said, paired = None, False
+    while not stop():
+        if not peer.board.present or peer.conn is not None:
+            time.sleep(0.2)
+            continue
+        if paired:  # the connection just closed: the server needs a moment to see it too
+            paired = False
+            time.sleep(REJOIN_S)
+            continue
+        try:
+            conn = socket.create_connection(address, timeout=HANDSHAKE_S)
+        except OSError as e:
+            answer = str(e)
+        else:
+            try:
+                conn.sendall(code.encode() + b"\n")
+                answer = _read_line(conn).decode("utf-8", "replace")
+            except OSError as e:
+                answer = str(e)
+            if answer == PAIRED.decode():
+                said, paired = None, True
+                peer.attach(conn, stop)
+                continue
+            conn.close()
+            if answer == WRONG_CODE.decode():
+                raise Failed("the server at %s:%d refused the code: %s" % (address + (answer,)))
+        answer = answer or "no answer: its board is away?"
+        if answer != said:
+            _warn("link: cannot join %s:%d yet (%s); trying again every second" % (
+                address + (answer,)))
+            said = answer
+        time.sleep(REJOIN_S)
+
+
+def _board_dirs(ports, out_dir):
+    """A log folder per board, named by its port (A and B when the names are the same)."""
+    names = [os.path.basename(p.rstrip("/")) or p for p in ports]
+    if len(set(names)) < len(names):
+        names = ["%s-%s" % (n, "AB"[i]) for i, n in enumerate(names)]
+    return [os.path.join(out_dir, n) for n in names]
+
+
+def run_pair(port_a, port_b, out_dir, done):
+    """Two boards on this computer until done is set; the summary lines."""
+    boards = [Board(p, n, d) for p, n, d in zip((port_a, port_b), "AB",
+                                                _board_dirs((port_a, port_b), out_dir))]
+    pair = LocalPair(*boards)
+    threads = [threading.Thread(target=b.run, args=(pair, done.is_set), daemon=True)
+               for b in boards]
+    _warn("link: relaying between A (%s) and B (%s), logs in %s (Ctrl-C stops)" % (
+        port_a, port_b, out_dir))
+    _until_done(threads, done, boards)
+    return [boards[0].summary("B"), boards[1].summary("A")]
+
+
+def run_tcp(port, out_dir, done, serve_port=None, join_address=None, code=None):
+    """One board here, the other host over TCP (serve_port: listen; else join); raises
+    Failed when the link cannot go on, after the summary lines are printed."""
+    board = Board(port, "board", _board_dirs((port,), out_dir)[0])
+    peer = Peer(board)
+    failure = []
+
+    def network():
+        try:
+            if serve_port is None:
+                join(peer, join_address, _normal(code), done.is_set)
+            else:
+                with listener:
+                    serve(peer, listener, secret, done.is_set)
+        except Failed as e:
+            failure.append(e)
+            done.set()
+    if serve_port is not None:
+        listener = socket.create_server(("", serve_port))
+        secret = new_code()
+        print("link: pairing code %s; on the other computer: stonegrid link PORT --join "
+              "%s:%d --code %s" % (shown(secret), socket.gethostname(),
+                                   listener.getsockname()[1], shown(secret)), flush=True)
+    threads = [threading.Thread(target=board.run, args=(peer, done.is_set), daemon=True),
+               threading.Thread(target=network, daemon=True)]
+    _until_done(threads, done, [board])
+    peer.wait()
+    print(peer.summary(), file=sys.stderr)
+    if failure:
+        raise failure[0]
+
+
+def _until_done(threads, done, boards):
+    for t in threads:
+        t.start()
+    try:
+        while not done.wait(0.5):
+            pass
+    except KeyboardInterrupt:
+        done.set()
+    for b in boards:  # nothing relays any more: no board waits for its peer through us
+        b.tell(False)
+    for t in threads:
+        t.join(5)
