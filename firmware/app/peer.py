@@ -129,16 +129,23 @@ class Peer:
             self.id = None
         else:
             self._resume_linked()
-            self.announce()
-        self._update(self.session())
+            self.announce(ask=True)
+        s = self.session()
+        if s is not None:
+            self._changed(s)
 
-    def announce(self):
-        """The link line: who this board is and where its linked game stands."""
+    def announce(self, ask=False):
+        """The link line: who this board is and where its linked game stands; `ask`: the
+        other board answers with its own, whatever the order in which the host told the two
+        boards of each other."""
         s = self.session()
         g = s.game if s is not None else None
-        link.send({"t": "link", "v": 1, "proto": PROTO, "id": self.me,
-                   "game": self._header(s) if s is not None else None,
-                   "ply": g.plies() - g.hidden() if g is not None else 0})
+        line = {"t": "link", "v": 1, "proto": PROTO, "id": self.me,
+                "game": self._header(s) if s is not None else None,
+                "ply": g.plies() - g.hidden() if g is not None else 0}
+        if ask:
+            line["ask"] = True
+        link.send(line)
 
     def play(self, a):
         """An action of this board's side (the buttons or the serial `play`)."""
@@ -203,6 +210,8 @@ class Peer:
         theirs, ply = rec.get("game"), _int(rec, "ply")
         if theirs is not None and type(theirs) is not dict:
             raise ValueError("game must be a game record or null")
+        if rec.get("ask") is True:
+            self.announce()
         s = self.session()
         if s is not None and AT + self.id in s.players:
             g = s.game
@@ -216,7 +225,8 @@ class Peer:
                 self._send_acts(0, public)
         if self.mine is not None:
             self._commit_mine()
-        self._update(s)
+        if s is not None:
+            self._changed(s)
 
     def _game(self, rec):
         players = rec.get("players")
