@@ -239,6 +239,29 @@ def test_logs_starts_a_file_for_a_game_whose_game_record_was_lost(tmp_path):
     assert records.read_log_file(first)[0].actions == g.actions()
 
 
+def test_logs_catching_up_keeps_the_lines_the_board_sent_meanwhile_as_they_were(tmp_path):
+    """A linked board's act lines carry the position's digest, which a state does not tell:
+    those that came while the answer was awaited are written as they came."""
+    from stonegrid import logs
+    _, lines = log_of("morris", 3)
+    cap = logs.Capture(str(tmp_path), warn=[].append)
+    cap.ask = [].append
+    for line in lines[:4]:
+        cap.line(line.encode())
+    cap.check()
+    meanwhile = [dict(json.loads(line), d="%08x" % n) for n, line in enumerate(lines[4:6])]
+    for rec in meanwhile:
+        cap.line(json.dumps(rec).encode())  # held for the answer, which has them already
+    h = load("morris").Game()
+    for line in lines[1:6]:
+        h.play(json.loads(line)["n"])
+    cap.line(_state_of("morris", h))
+    cap.close()
+    with open(cap.path) as f:
+        saved = [json.loads(line) for line in f.read().splitlines()]
+    assert saved == [json.loads(line) for line in lines[:4]] + meanwhile
+
+
 def test_logs_saves_the_held_records_when_the_board_restarts_before_answering(tmp_path):
     from stonegrid import logs
     _, lines = log_of("mixtour", 2)

@@ -138,9 +138,9 @@ class Capture:
                 self.warn("logs: the game so far cannot be had from the board (%s); saving "
                           "the records as they come" % e)
             return self._release()
-        self.held = None
+        held, self.held = self.held, None
         if self._same_game(header, g):
-            return self._catch_up(lines, g)
+            return self._catch_up(lines, g, held)
         self._open(state["game"])
         self.names = _names(state["game"])
         if self.follow:
@@ -180,15 +180,22 @@ class Capture:
         return (saved is not None and saved.game.options == g.options
                 and list(saved.header.get("players") or ()) == list(header["players"]))
 
-    def _catch_up(self, lines, g):
+    def _catch_up(self, lines, g, held=()):
         """Write what the file lacks of the board's game (lines: its records): an undo for
-        each saved action the board no longer has, then the actions it has beyond them."""
+        each saved action the board no longer has, then the actions it has beyond them, as
+        the board wrote them where they came while the answer was awaited (`held`: they
+        may carry more than the state tells, as the digest of linked boards)."""
         have, board = self.saved.game.actions(), g.actions()
         same = 0
         while same < min(len(have), len(board)) and have[same] == board[same]:
             same += 1
+        as_sent = dict(((rec["t"], rec.get("ply")), text) for text, rec in held or ())
         missing = [record.undo_line(ply) for ply in range(len(have), same, -1)]
-        missing += lines[1 + same:]
+        for text in lines[1 + same:]:
+            rec = json.loads(text)
+            sent = as_sent.get((rec["t"], rec.get("ply")))
+            missing.append(sent if sent is not None and json.loads(sent).get("n") == rec.get(
+                "n") else text)
         if missing:
             self.warn("logs: %d record lines the link lost while the board was away, "
                       "written now from its state" % len(missing))
