@@ -18,7 +18,7 @@ from shared_rules import GAMES, load
 from test_board import SCALE, Mirror
 from views import palette
 
-STONEGRID = [sys.executable, "-m", "stonegrid"]
+STONEGRID = [sys.executable, "-m", "stonegrid.cli"]
 RECORDS = ("game", "act", "end")
 
 
@@ -86,19 +86,20 @@ def linked_pair(tmp_path, how="local"):
         b.serial.close()  # the port is the host tool's from here on
         boards.append(b)
     out = str(tmp_path / "logs")
+
+    def host(name, *args):  # what it prints goes to a file: a pipe nobody reads fills up
+        said = tmp_path / ("%s.txt" % name)
+        return subprocess.Popen(STONEGRID + ["link"] + list(args), stdout=said.open("w"),
+                                stderr=subprocess.STDOUT), said
     if how == "local":
-        procs = [subprocess.Popen(STONEGRID + ["link", boards[0].sim.serial, boards[1].sim.serial,
-                                               "--out", out], stderr=subprocess.PIPE, text=True)]
+        procs = [host("link", boards[0].sim.serial, boards[1].sim.serial, "--out", out)[0]]
     else:
         port = str(_free_port())
-        server = subprocess.Popen(STONEGRID + ["link", boards[0].sim.serial, "--serve", "--port",
-                                               port, "--out", out + "/a"],
-                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        code = _pairing_code(server)
-        client = subprocess.Popen(STONEGRID + ["link", boards[1].sim.serial, "--join",
-                                               "127.0.0.1:" + port, "--code", code,
-                                               "--out", out + "/b"],
-                                  stderr=subprocess.PIPE, text=True)
+        server, said = host("serve", boards[0].sim.serial, "--serve", "--port", port,
+                            "--out", out + "/a")
+        code = wait_for(lambda: _pairing_code(said), "the pairing code", 20)
+        client = host("join", boards[1].sim.serial, "--join", "127.0.0.1:" + port, "--code",
+                      code, "--out", out + "/b")[0]
         procs = [server, client]
     return boards, procs, out
 
@@ -110,13 +111,11 @@ def _free_port():
         return s.getsockname()[1]
 
 
-def _pairing_code(server):
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        line = server.stdout.readline()
+def _pairing_code(said):
+    for line in said.read_text().splitlines():
         if "code" in line.lower():
             return line.strip().split()[-1]
-    raise AssertionError("the server printed no pairing code")
+    return None
 
 
 def stop(boards, procs):
@@ -128,6 +127,7 @@ def stop(boards, procs):
             p.wait(timeout=10)
         except subprocess.TimeoutExpired:
             p.kill()
+
     for b in boards:
         b.sim.stop()
 
@@ -135,6 +135,10 @@ def stop(boards, procs):
 def linked_output(board):
     """True once the board was told of the other (its own link line is out)."""
     return '"t": "link"' in board.client.output()
+
+
+def link_lines(board):
+    return board.client.output().count('"t": "link"')
 
 
 def linked_setup(game_id):
@@ -183,7 +187,14 @@ def short_seed(game_id, tries=40):
 
 def frames_agree(board, seat):
     want = seat.frames()
-    board.client.wait_until(lambda f: f.rgb in want, timeout=8)
+    try:
+        board.client.wait_until(lambda f: f.rgb in want, timeout=8)
+    except Exception:
+        f = board.client.frame()
+        raise AssertionError("side %d after %s: (x, y, shown, drawn) %s" % (
+            seat.seat, seat.game.turns()[-2:],
+            [(i // 3 % 16, i // 3 // 16, f.rgb[i:i + 3].hex(), want[0][i:i + 3].hex())
+             for i in range(0, 768, 3) if f.rgb[i:i + 3] != want[0][i:i + 3]][:8]))
 
 
 def play_by_presses(boards, header, rng, cut=None):
@@ -200,7 +211,7 @@ def play_by_presses(boards, header, rng, cut=None):
         acts = referee.legal()
         a = acts[rng.randrange(len(acts))]
         for button, kind in seat.view.keys_for(seat.game, seat.ui, a):
-            board.client.press(button, long=kind == "long")
+            assert board.client.press(button, long=kind == "long"), "a press not taken"
             seat.view.handle(seat.game, seat.ui, button, kind, 0)
         referee.play(a)
         if referee.hidden():  # a secret bid: the other board bids blind, then both reveal
@@ -208,6 +219,7 @@ def play_by_presses(boards, header, rng, cut=None):
             if not seat.stand_in:
                 seat.game.play(a)
                 seat._cursor()
+            frames_agree(boards[1 - p], seats[1 - p])  # the commitment is there: its turn
             _cut(cut, referee, seats)
             continue
         ply = referee.plies()
@@ -248,7 +260,8 @@ def same_logs(out):
                                text=True, timeout=60)
         assert check.returncode == 0, check.stderr
     strip = [[dict((k, v) for k, v in r.items() if k != "fw") for r in g] for g in games]
-    assert strip[0] == strip[1]
+    assert strip[0] == strip[1], [(sorted(x.items()), sorted(y.items())) for x, y in
+                                  zip(*strip) if x != y][:3] or [len(g) for g in strip]
     assert games[0][-1]["t"] == "end"
     return games[0]
 
@@ -285,11 +298,13 @@ def test_a_power_cut_on_one_board_mid_game_loses_nothing(tmp_path):
         if not due:
             return None
         victim = len(cuts)
-        before = boards[victim].client.output().count('"t": "resumed"')
+        links = [link_lines(b) for b in boards]
         boards[victim].client.kill()
         cuts.append(ply)
-        wait_for(lambda: boards[victim].client.output().count('"t": "resumed"') > before,
-                 "resumed", 30)
+        # the pair formed again: each board has asked for the other's link line and
+        # answered the other's question (so each knows the other is back)
+        wait_for(lambda: all(link_lines(b) >= n + 2 for b, n in zip(boards, links)),
+                 "the boards linked again", 30)
         return victim
     try:
         a, b = boards

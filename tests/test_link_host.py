@@ -167,7 +167,8 @@ def test_relays_only_the_listed_types_verbatim_and_survives_junk(boards, hosts, 
               b'{"t":"commit","v":1,"ply":2,"p":0,"h":"%s"}' % (b"ab" * 32),
               b'{"t":"reveal","v":1,"ply":2,"p":0,"n":"bid2","k":"%s"}' % (b"cd" * 16),
               b'{"t":"end","v":1,"ply":3,"winner":0,"reason":"men"}',
-              b'{"t":"halt","v":1,"why":"positions differ"}']
+              b'{"t":"halt","v":1,"why":"positions differ"}',
+              b'{"t":"sync","v":1,"line":"{\\"t\\": \\"act\\", \\"v\\": 1, \\"ply\\": 1}"}']
     longest = b'{"t":"act","pad":"' + b"x" * 2028 + b'"}'  # 2048 bytes: relayed
     unlisted = [b'{"t":"hello","v":1,"fw":"0.1.0"}', b'{"t":"state","game":null}',
                 b'{"t":"ok","cmd":"link"}', b'{"t":"error","error":"bad"}',

@@ -28,7 +28,7 @@ from shared_rules.record import MAX_LINE
 
 from stonegrid import logs
 
-RELAYED = ("link", "game", "act", "end", "commit", "reveal", "halt")
+RELAYED = ("link", "game", "act", "end", "commit", "reveal", "halt", "sync")
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: read aloud or copied by eye
 CODE_LENGTH = 8
 WRONG_CODES = 3  # wrong codes in all before the listener closes
