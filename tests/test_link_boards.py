@@ -329,3 +329,95 @@ def test_two_boards_through_serve_and_join_on_this_machine(tmp_path):
     finally:
         stop(boards, procs)
     same_logs(out)
+
+
+class Tamperer:
+    """A man in the middle on 127.0.0.1 between `--join` and `--serve`: passes every line on,
+    but changes the bid in board b's reveal.  What a relay that cheats could do."""
+
+    def __init__(self, server_port):
+        import socket
+        import threading
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(1)
+        self.port = self.listener.getsockname()[1]
+        self.server_port = server_port
+        self.changed = []
+        threading.Thread(target=self._run, daemon=True).start()
+
+    def _run(self):
+        import socket
+        import threading
+        joiner, _ = self.listener.accept()
+        server = socket.create_connection(("127.0.0.1", self.server_port))
+        for src, dst, change in ((joiner, server, True), (server, joiner, False)):
+            threading.Thread(target=self._pipe, args=(src, dst, change), daemon=True).start()
+
+    def _pipe(self, src, dst, change):
+        pending = b""
+        while True:
+            chunk = src.recv(4096)
+            if not chunk:
+                dst.close()
+                return
+            pending += chunk
+            while b"\n" in pending:
+                line, pending = pending.split(b"\n", 1)
+                try:
+                    obj = json.loads(line)
+                except ValueError:
+                    obj = None
+                if change and isinstance(obj, dict) and obj.get("t") == "reveal":
+                    obj["n"] = "bid4" if obj["n"] != "bid4" else "bid1"
+                    self.changed.append(obj["ply"])
+                    line = json.dumps(obj).encode()
+                dst.sendall(line + b"\n")
+
+
+def test_a_bid_changed_on_the_network_stops_the_game_on_both_boards(tmp_path):
+    boards = []
+    for name in ("a", "b"):
+        b = Board(tmp_path / name, settings={"device_delay_ms": 0})
+        b.serial.ask({"cmd": "hello"})
+        b.serial.close()
+        boards.append(b)
+    port = _free_port()
+    said = tmp_path / "serve.txt"
+    procs = [subprocess.Popen(STONEGRID + ["link", boards[0].sim.serial, "--serve", "--port",
+                                           str(port), "--out", str(tmp_path / "a")],
+                              stdout=said.open("w"), stderr=subprocess.STDOUT)]
+    try:
+        code = wait_for(lambda: _pairing_code(said), "the pairing code", 20)
+        middle = Tamperer(port)
+        procs.append(subprocess.Popen(
+            STONEGRID + ["link", boards[1].sim.serial, "--join", "127.0.0.1:%d" % middle.port,
+                         "--code", code, "--out", str(tmp_path / "b")],
+            stdout=(tmp_path / "join.txt").open("w"), stderr=subprocess.STDOUT))
+        a, b = boards
+        header = start_game(a, "rhombus")
+        seats = [Seat(header, 0), Seat(header, 1)]
+        for board, seat, bid in ((a, seats[0], "bid2"), (b, seats[1], "bid3")):
+            frames_agree(board, seat)
+            g = seat.game
+            for button, kind in seat.view.keys_for(g, seat.ui, g.parse(bid)):
+                board.client.press(button, long=kind == "long")
+                seat.view.handle(g, seat.ui, button, kind, 0)
+            if board is a:
+                seats[1].blind()
+        for board in boards:
+            wait_for(lambda: "linked game stopped" in board.client.output(), "the halt", 20)
+        assert middle.changed == [2]
+        assert "does not match its commitment" in a.client.output()
+        assert "the other board:" in b.client.output()
+        # both show LINK / BAD by turns with the board
+        from views.canvas import Canvas
+        c = Canvas()
+        c.text(0, 1, "LINK", palette.TEXT)
+        c.text(0, 9, "BAD", palette.REFUSED)
+        card = bytes(SCALE[v] for v in c.buf)
+        for board in boards:
+            board.client.wait_until(lambda f: f.rgb == card, timeout=5)
+        assert not [r for r in records(a) if r["t"] == "act" and r["p"] == 1]
+    finally:
+        stop(boards, procs)
