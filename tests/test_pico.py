@@ -43,6 +43,28 @@ def test_an_opening_by_gpio_buttons_frames_equal_the_view(pico, game_id):
     assert checked >= 3 and len(m.game.actions()) >= 6
 
 
+def test_a_rhombus_turn_between_the_chip_and_a_virtual_board_through_stonegrid_link(
+        pico, tmp_path):
+    """Two boards, one game, the Pico's side bidding first: its commitment made with the
+    chip's own sha256 and os.urandom, revealed after the other's; frames checked on both."""
+    from test_link_boards import (linked_pair, play_by_presses, records, same_logs,
+                                  start_game, stop, wait_for)
+    from test_board import SCALE as UNIX_SCALE
+    other = Board(tmp_path / "other", settings={"device_delay_ms": 0})
+    boards, procs, out = linked_pair(tmp_path, boards=[pico, other])
+    try:
+        header = start_game(pico, "rhombus", SCALE)
+        wait_for(lambda: [r for r in records(other) if r["t"] == "game"], "the game", 60)
+        referee = play_by_presses(boards, header, random.Random(4), plies=4,
+                                  scales=(SCALE, UNIX_SCALE))
+        assert referee.plies() == 4 and not referee.hidden()
+        assert '"t": "commit"' in pico.client.output()
+    finally:
+        stop(boards, procs)
+    log = same_logs(out, ended=False)
+    assert [r["ply"] for r in log if r["t"] == "act"] == [1, 2, 3, 4]
+
+
 def test_power_cut_mid_game_resumes(pico):
     header = start_from_menu(pico, "morris")
     m, _ = play_out(pico, header, random.Random(5), scale=SCALE, opening=4)
