@@ -60,6 +60,19 @@ class Mirror:
         self.view.sync(g, self.ui)
         self.view.render(g, self.ui, self.canvas, 0)  # animations start here, as on the board
 
+    def wait_shown(self, client, timeout=8):
+        """Until the board shows one of frames(); else AssertionError with the pixels that
+        differ, (x, y, shown, drawn), for each blink phase."""
+        want = self.frames()
+        try:
+            client.wait_until(lambda f: f.rgb in want, timeout=timeout)
+        except Exception:
+            f = client.frame()
+            raise AssertionError("after %s the board shows %s" % (
+                self.game.turns()[-2:], [[(i // 3 % 16, i // 3 // 16, f.rgb[i:i + 3].hex(),
+                                           w[i:i + 3].hex()) for i in range(0, 768, 3)
+                                          if f.rgb[i:i + 3] != w[i:i + 3]][:6] for w in want]))
+
     def frames(self):
         """What the board may show now: each blink phase, long after any animation."""
         out = []
@@ -93,15 +106,7 @@ def play_out(b, header, rng, check_frames=True, max_plies=3000, scale=SCALE, ope
             return m, checked
         if m.human_to_move():
             if check_frames:  # the board shows exactly what the view draws for this state
-                want = m.frames()
-                try:
-                    b.client.wait_until(lambda f: f.rgb in want, timeout=8)
-                except Exception:
-                    f = b.client.frame()
-                    raise AssertionError("after %s the board shows %s" % (
-                        m.game.turns()[-2:], [[(i // 3 % 16, i // 3 // 16, f.rgb[i:i + 3].hex(),
-                                               w[i:i + 3].hex()) for i in range(0, 768, 3)
-                                              if f.rgb[i:i + 3] != w[i:i + 3]][:6] for w in want]))
+                m.wait_shown(b.client)
                 checked += 1
             acts = m.game.legal()
             a = acts[rng.randrange(len(acts))]

@@ -185,15 +185,7 @@ def short_seed(game_id, tries=40):
 
 
 def frames_agree(board, seat):
-    want = seat.frames()
-    try:
-        board.client.wait_until(lambda f: f.rgb in want, timeout=8)
-    except Exception:
-        f = board.client.frame()
-        raise AssertionError("side %d after %s: (x, y, shown, drawn) %s" % (
-            seat.seat, seat.game.turns()[-2:],
-            [(i // 3 % 16, i // 3 // 16, f.rgb[i:i + 3].hex(), want[0][i:i + 3].hex())
-             for i in range(0, 768, 3) if f.rgb[i:i + 3] != want[0][i:i + 3]][:8]))
+    seat.wait_shown(board.client)
 
 
 def play_by_presses(boards, header, rng, cut=None, plies=1000, scales=(SCALE, SCALE)):
