@@ -157,13 +157,13 @@ class Peer:
             g.play(a)  # legal? (IllegalMove leaves the game as it was)
             g.undo()
             self._keep_secret(g.plies() + 1, s.seat, g.text(a), True)
+            self._commit_mine()
         else:
             p = g.to_move
             s.play(a)
-            if g.hidden():
+            if g.hidden():  # a secret: the other board gets its commitment only
                 self._keep_secret(g.plies(), p, g.text(a), False)
-        if self.mine is not None:
-            self._commit_mine()
+                self._commit_mine()
         self._changed(s)
 
     # -- lines from the other board -----------------------------------------------------
