@@ -159,4 +159,5 @@ def test_the_virtual_board_runs_the_installed_firmware(installed):
 def test_what_needs_the_node_packages_of_a_checkout_says_so(installed, args, missing):
     out = stonegrid(installed, *args)
     assert out.returncode == 2 and missing in out.stderr and "npm ci" in out.stderr, out.stderr
+    assert "installed copy" in out.stderr and "checkout" in out.stderr  # not `npm ci` here
     assert "Traceback" not in out.stderr

@@ -26,6 +26,16 @@ def repo_root():
     return root
 
 
+def npm_hint():
+    """What to run for the Node packages (rp2040js, the WebAssembly port): `npm ci` in a
+    checkout; an installed copy has no package.json to run it on."""
+    root = repo_root()
+    if os.path.isfile(os.path.join(root, "package.json")):
+        return "run `make play` (or `npm ci`) in %s" % root
+    return ("this installed copy has no Node packages: use a stonegrid checkout after `npm ci` "
+            "(`make play` runs it), or set $STONEGRID_ROOT to one")
+
+
 def tool(name):
     """A console script of this environment (the pinned one), else one on PATH."""
     here = os.path.join(os.path.dirname(sys.executable), name)

@@ -14,7 +14,7 @@ import tempfile
 
 from stonegrid import build
 
-from stonegrid.build import repo_root
+from stonegrid.build import npm_hint, repo_root
 from stonegrid.pico import image, parts
 from stonegrid.sim import engine
 from stonegrid.sim.device import check_press
@@ -50,8 +50,7 @@ def node_path():
     if node is None:
         raise SetupError("the emulated Pico needs Node.js 18 or newer (`node` is not on PATH)")
     if not os.path.isdir(os.path.join(repo_root(), "node_modules", "rp2040js")):
-        raise SetupError("the emulated Pico needs rp2040js: run `make play` (or `npm ci`) "
-                         "in %s" % repo_root())
+        raise SetupError("the emulated Pico needs rp2040js: %s" % npm_hint())
     return node
 
 

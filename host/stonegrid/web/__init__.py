@@ -11,7 +11,7 @@ import socket
 import threading
 import webbrowser
 
-from stonegrid.build import build, repo_root
+from stonegrid.build import build, npm_hint, repo_root
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 PORT_PACKAGE = os.path.join("node_modules", "@micropython", "micropython-webassembly-pyscript")
@@ -29,8 +29,7 @@ def port_dir(root=None):
     folder = os.path.join(root or repo_root(), PORT_PACKAGE)
     missing = [f for f in PORT_FILES if not os.path.isfile(os.path.join(folder, f))]
     if missing:
-        raise SetupError("%s is missing from %s: run `npm ci` in the checkout (make play "
-                         "and make test do)" % (", ".join(missing), folder))
+        raise SetupError("%s is missing from %s: %s" % (", ".join(missing), folder, npm_hint()))
     return folder
 
 
