@@ -311,11 +311,14 @@ class Game(_Game):
                 self._keys.extend(_NO_KEY)
                 return
         self._p = q
-        self._finish_turn()
+        # the point the turn emptied (a placement empties none): the side to act can step
+        # there from next to it, which most often settles at once that he is not blocked
+        self._finish_turn(a - REMOVE if a >= REMOVE else f if a >= MOVE else -1)
 
-    def _finish_turn(self):
+    def _finish_turn(self, freed):
         """The turn has passed to the side to act: record the key of the position (in
-        _keys, as the last action's 4 bytes) if it can repeat, and decide the game's end."""
+        _keys, as the last action's 4 bytes) if it can repeat, and decide the game's end;
+        freed is a point the turn emptied, or -1."""
         q = self._p
         keys = self._keys
         if self._hand[q]:
@@ -335,7 +338,8 @@ class Game(_Game):
         fixed = self._fixed
         if keys.count(k, fixed[-1] * 4 if fixed else 0) >= 2 and self._repetitions() >= 3:
             self._result = (None, REPETITION)
-        elif not self._has_move(q):
+        elif (freed < 0 or self._ban[q] or not _ADJ[freed] & self._board[q]) \
+                and not self._has_move(q):
             self._result = (1 - q, BLOCKED)
 
     def _repetitions(self):
