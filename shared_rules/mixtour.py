@@ -166,14 +166,15 @@ class Game(_Game):
         """Squares the top n pieces of square f may move onto now."""
         if self._result is not None or not 1 <= n <= 4:
             return []
-        return [t for t in range(25) if self._fits(f, n, t) and move(f, n, t) != self._ban]
+        ban = self._ban
+        return [t for t in range(25) if move(f, n, t) != ban and self._fits(move(f, n, t))]
 
     def banned_targets(self, f, n):
         """Squares the top n pieces of square f could reach but for the reversal ban."""
         ban = self._ban
         if self._result is not None or not ban or not 1 <= n <= 4:
             return []
-        return [t for t in range(25) if move(f, n, t) == ban and self._fits(f, n, t)]
+        return [t for t in range(25) if move(f, n, t) == ban and self._fits(ban)]
 
     def actions(self):
         hist = self._hist
@@ -187,11 +188,19 @@ class Game(_Game):
         return self._hist[i] if back > 0 and i >= 0 else None
 
     # -- rules -----------------------------------------------------------------------------
-    def _fits(self, f, n, t):
-        """Whether the top n pieces of f may go onto t, the reversal ban aside."""
+    def _fits(self, a):
+        """Whether move a may be played, the reversal ban aside: its squares on a line, as
+        far apart as the target is high, nothing between, the pieces there to move."""
+        r = (a - _MOVE) % _PAIRS  # no divmod: its tuples are garbage on the device
+        f, t = r // 25, r % 25
         b = self._b
-        d = distance(f, t)
-        if not d or b[f] & 7 < n or b[t] & 7 != d:
+        dx, dy = t % 5 - f % 5, t // 5 - f // 5
+        d = dx if dx > 0 else -dx  # the distance, if f and t are on a line
+        if d != dy and d != -dy and dx and dy:
+            return False
+        if not d:
+            d = dy if dy > 0 else -dy
+        if b[f] & 7 <= (a - _MOVE) // _PAIRS or b[t] & 7 != d:
             return False
         step = (t - f) // d
         for k in range(1, d):
@@ -256,9 +265,7 @@ class Game(_Game):
             return not self._can_enter() and not self._moves(None)
         if a == self._ban:
             return False
-        n, r = divmod(a - _MOVE, _PAIRS)
-        f, t = divmod(r, 25)
-        return self._fits(f, n + 1, t)
+        return self._fits(a)
 
     def play_unchecked(self, a):
         # history per action: the action, then the restriction before it (12 bits) | the pass
@@ -318,7 +325,15 @@ class Game(_Game):
                     if keep == th:  # the exact reversal is possible: forbid it
                         self._ban = _MOVE + ((n - 1) * 25 + t) * 25 + f
         hist[-1] |= _COUNTED
-        if self._count_position() >= 3:
+        # _count_position(), inline: two calls less per action
+        ban = self._ban
+        b[25] = ban >> 8 | (1 - p) << 4
+        b[26] = ban & 255
+        key = bytes(b)
+        seen = self._seen
+        n = seen.get(key, 0) + 1
+        seen[key] = n
+        if n >= 3:
             self._result = (None, REPETITION)
 
     def _count_position(self):
@@ -547,9 +562,7 @@ class Game(_Game):
         if won and last != "-":  # the scoring move ended the game and bans nothing
             why = "none after the winning score"
         elif ban:
-            n, r = divmod(ban - _MOVE, _PAIRS)
-            f, t = divmod(r, 25)
-            if not g._fits(f, n + 1, t):  # recorded only when the reversal is possible
+            if not g._fits(ban):  # recorded only when the reversal is possible
                 why = "not possible here"
         elif last == "pass":
             g._p = 1 - p  # the one who passed had nothing else but, at most, a banned move
