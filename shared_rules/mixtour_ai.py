@@ -15,7 +15,8 @@ _PAIRS = move(0, 2, 0) - _MOVE  # the action step from n to n + 1 pieces
 
 
 def _limits():
-    """Byte 8f+d (the rules find moves with masks instead): how many squares square f sees in direction d before the edge."""
+    """Byte 8f+d: how many squares square f sees in direction d before the edge (only the
+    opponent walks lines: the rules find moves with masks)."""
     lim = bytearray(200)
     for f in range(25):
         x, y = f % 5, f // 5
