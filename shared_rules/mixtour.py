@@ -6,6 +6,9 @@ reaches 5 is removed at once, so no taller one ever stands) and bit k of c is th
 k-th piece from the bottom (0 White, 1 Red).  Two more bytes after the 25 squares hold the
 side to move and the restriction while a repetition key is taken.
 Reserves follow from the board: every piece not on it is in its owner's reserve.
+Beside it, _masks holds the squares by height as 25-bit masks (index 0 the empty squares,
+1..4 the stacks of that height), kept in step by play and undo, so that legal() finds every
+move with a few shifts per direction instead of walking each ray square by square.
 
 Repetition: (score sum, pieces on the board) only grows, strictly with every entry and every
 scoring move, so no position from before such an action can come back.  The counts
@@ -51,19 +54,24 @@ SQUARES = ("a1", "b1", "c1", "d1", "e1", "a2", "b2", "c2", "d2", "e2",
 
 _STEP = (1, -1, 5, -5, 6, -4, 4, -6)  # E W N S NE SE NW SW as square index steps
 
-
-def _limits():
-    """Byte 8f+d: how many squares square f sees in direction d before the edge."""
-    lim = bytearray(200)
-    for f in range(25):
-        x, y = f % 5, f // 5
-        e, w, n, s = 4 - x, x, 4 - y, y
-        lim[8 * f:8 * f + 8] = bytes((e, w, n, s, min(e, n), min(e, s), min(w, n), min(w, s)))
-    return lim
-
-
-_LIM = _limits()
-del _limits
+_FULL = const(0x1FFFFFF)  # the 25 squares
+# Per direction (in _STEP's order), four ints: the squares that have a neighbour that way;
+# the shifts that take a mask one step that way (one of the two is 0: ints stay below 2^25);
+# and the step.  One flat tuple: a tuple of tuples is built by code at import, 2K of heap more.
+_DIRECTIONS = (
+    0xF7BDEF, 1, 0, 1,       # E
+    0x1EF7BDE, 0, 1, -1,     # W
+    0xFFFFF, 5, 0, 5,        # N
+    0x1FFFFE0, 0, 5, -5,     # S
+    0x7BDEF, 6, 0, 6,        # NE
+    0xF7BDE0, 0, 4, -4,      # SE
+    0xF7BDE, 4, 0, 4,        # NW
+    0x1EF7BC0, 0, 6, -6,     # SW
+)
+# The square of a one-bit mask: 2^i % 37 differs for every i < 36 (2 generates the units
+# mod 37), so one small table stands in for a loop or a dict (255: no square).
+_SQUARE_OF = (b"\xff\x00\x01\xff\x02\x17\xff\xff\x03\x10\x18\xff\xff\x0b\xff\x0d\x04\x07\x11"
+              b"\xff\xff\x16\xff\x0f\xff\x0a\x0c\x06\xff\x15\x0e\x09\x05\x14\x08\x13\x12")
 
 
 def distance(f, t):
@@ -106,6 +114,7 @@ class Game(_Game):
         _Game.__init__(self, **options)
         self._goal = self.options["points_to_win"]
         self._b = bytearray(27)  # 25 squares, then the key trailer (see _key)
+        self._masks = [_FULL, 0, 0, 0, 0]  # the squares by height (module docstring)
         self._res = [PIECES, PIECES]
         self._score = [0, 0]
         self._p = 0  # the side to act, also once the game is over
@@ -157,14 +166,15 @@ class Game(_Game):
         """Squares the top n pieces of square f may move onto now."""
         if self._result is not None or not 1 <= n <= 4:
             return []
-        return [t for t in range(25) if self._fits(f, n, t) and move(f, n, t) != self._ban]
+        ban = self._ban
+        return [t for t in range(25) if move(f, n, t) != ban and self._fits(move(f, n, t))]
 
     def banned_targets(self, f, n):
         """Squares the top n pieces of square f could reach but for the reversal ban."""
         ban = self._ban
         if self._result is not None or not ban or not 1 <= n <= 4:
             return []
-        return [t for t in range(25) if move(f, n, t) == ban and self._fits(f, n, t)]
+        return [t for t in range(25) if move(f, n, t) == ban and self._fits(ban)]
 
     def actions(self):
         hist = self._hist
@@ -178,11 +188,19 @@ class Game(_Game):
         return self._hist[i] if back > 0 and i >= 0 else None
 
     # -- rules -----------------------------------------------------------------------------
-    def _fits(self, f, n, t):
-        """Whether the top n pieces of f may go onto t, the reversal ban aside."""
+    def _fits(self, a):
+        """Whether move a may be played, the reversal ban aside: its squares on a line, as
+        far apart as the target is high, nothing between, the pieces there to move."""
+        r = (a - _MOVE) % _PAIRS  # no divmod: its tuples are garbage on the device
+        f, t = r // 25, r % 25
         b = self._b
-        d = distance(f, t)
-        if not d or b[f] & 7 < n or b[t] & 7 != d:
+        dx, dy = t % 5 - f % 5, t // 5 - f // 5
+        d = dx if dx > 0 else -dx  # the distance, if f and t are on a line
+        if d != dy and d != -dy and dx and dy:
+            return False
+        if not d:
+            d = dy if dy > 0 else -dy
+        if b[f] & 7 <= (a - _MOVE) // _PAIRS or b[t] & 7 != d:
             return False
         step = (t - f) // d
         for k in range(1, d):
@@ -191,47 +209,48 @@ class Game(_Game):
         return True
 
     def _moves(self, out):
-        """Append every legal move to out; with out None, only say whether one exists."""
-        b, ban, lim = self._b, self._ban, _LIM
-        for f in range(25):
-            fh = b[f] & 7
-            if not fh:
-                continue
-            for d in range(8):
-                step = _STEP[d]
-                t = f
-                for k in range(1, lim[8 * f + d] + 1):
-                    t += step
-                    v = b[t]
-                    if v:
-                        if v & 7 == k:
-                            a = _MOVE + f * 25 + t
-                            for _ in range(fh):
-                                if a != ban:
-                                    if out is None:
-                                        return True
-                                    out.append(a)
-                                a += _PAIRS
-                        break
+        """Append every legal move to out (by direction in _STEP's order, then distance, then
+        the square moved onto, then pieces); with out None, only say whether one exists."""
+        masks, b, ban = self._masks, self._b, self._ban
+        empty = masks[0]
+        stacks = _FULL ^ empty
+        dirs = _DIRECTIONS
+        for i in range(0, 32, 4):
+            pre, up = dirs[i], dirs[i + 1]  # pairs: four at once would build a tuple
+            down, step = dirs[i + 2], dirs[i + 3]
+            # All stacks at once: the squares k steps away along open squares; those that
+            # hold a stack k high are targets (the first stack on a line ends it).
+            reach = (stacks & pre) << up >> down
+            k = 1
+            while reach:
+                hits = reach & masks[k]
+                while hits:
+                    low = hits & -hits
+                    hits ^= low
+                    t = _SQUARE_OF[low % 37]
+                    f = t - k * step
+                    a = _MOVE + f * 25 + t
+                    for _ in range(b[f] & 7):
+                        if a != ban:
+                            if out is None:
+                                return True
+                            out.append(a)
+                        a += _PAIRS
+                reach = (reach & empty & pre) << up >> down
+                k += 1
         return False
 
     def _can_enter(self):
-        if self._res[self._p]:
-            b = self._b
-            for i in range(25):
-                if not b[i]:
-                    return True
-        return False
+        return self._res[self._p] > 0 and self._masks[0] != 0
 
     def legal(self):
         if self._result is not None:
             return []
-        out = []
         if self._res[self._p]:
             b = self._b
-            for i in range(25):
-                if not b[i]:
-                    out.append(i)
+            out = [i for i in range(25) if not b[i]]
+        else:
+            out = []
         self._moves(out)
         if not out:
             out.append(PASS)
@@ -246,9 +265,7 @@ class Game(_Game):
             return not self._can_enter() and not self._moves(None)
         if a == self._ban:
             return False
-        n, r = divmod(a - _MOVE, _PAIRS)
-        f, t = divmod(r, 25)
-        return self._fits(f, n + 1, t)
+        return self._fits(a)
 
     def play_unchecked(self, a):
         # history per action: the action, then the restriction before it (12 bits) | the pass
@@ -266,8 +283,11 @@ class Game(_Game):
             self._passed = 1
         else:
             self._passed = 0
+            masks = self._masks
             if a < _MOVE:
                 b[a] = 1 | p << 3
+                masks[0] ^= 1 << a
+                masks[1] ^= 1 << a
                 self._res[p] -= 1
                 hist[-1] |= _FRESH
                 self._seen.clear()
@@ -279,12 +299,16 @@ class Game(_Game):
                 keep = (fv & 7) - n
                 moved = fv >> (3 + keep)
                 b[f] = keep | (fv >> 3 & ((1 << keep) - 1)) << 3
+                masks[keep + n] ^= 1 << f
+                masks[keep] ^= 1 << f
                 tv = b[t]
                 th = tv & 7
                 h = th + n
                 c = tv >> 3 | moved << th
+                masks[th] ^= 1 << t
                 if h >= 5:  # the stack leaves the board, its top piece's owner scores
                     b[t] = 0
+                    masks[0] ^= 1 << t
                     reds = _count_red(c, h)
                     self._res[1] += reds
                     self._res[0] += h - reds
@@ -297,10 +321,19 @@ class Game(_Game):
                     self._seen.clear()
                 else:
                     b[t] = h | c << 3
+                    masks[h] ^= 1 << t
                     if keep == th:  # the exact reversal is possible: forbid it
                         self._ban = _MOVE + ((n - 1) * 25 + t) * 25 + f
         hist[-1] |= _COUNTED
-        if self._count_position() >= 3:
+        # _count_position(), inline: two calls less per action
+        ban = self._ban
+        b[25] = ban >> 8 | (1 - p) << 4
+        b[26] = ban & 255
+        key = bytes(b)
+        seen = self._seen
+        n = seen.get(key, 0) + 1
+        seen[key] = n
+        if n >= 3:
             self._result = (None, REPETITION)
 
     def _count_position(self):
@@ -355,9 +388,11 @@ class Game(_Game):
         self._ban = info & 4095
         self._passed = info >> 12 & 1
         self._result = None
-        b = self._b
+        b, masks = self._b, self._masks
         if a < _MOVE:
             b[a] = 0
+            masks[0] ^= 1 << a
+            masks[1] ^= 1 << a
             self._res[p] += 1
         elif a != PASS:
             n, r = divmod(a - _MOVE, _PAIRS)
@@ -369,6 +404,8 @@ class Game(_Game):
                 keep = th - n
                 moved = tv >> (3 + keep)
                 b[t] = keep | (tv >> 3 & ((1 << keep) - 1)) << 3
+                masks[th] ^= 1 << t
+                masks[keep] ^= 1 << t
             else:  # the move scored: rebuild the stack it removed
                 d = distance(f, t)
                 h = d + n
@@ -378,14 +415,19 @@ class Game(_Game):
                 self._res[0] -= h - reds
                 self._score[c >> (h - 1) & 1] -= 1
                 b[t] = d | (c & ((1 << d) - 1)) << 3
+                masks[0] ^= 1 << t
+                masks[d] ^= 1 << t
                 moved = c >> d
             fv = b[f]
             fh = fv & 7
             b[f] = (fh + n) | (fv >> 3 | moved << fh) << 3
+            masks[fh] ^= 1 << f
+            masks[fh + n] ^= 1 << f
 
     def copy(self):
         g = Game(**self.options)
         g._b = bytearray(self._b)
+        g._masks = self._masks[:]
         g._res = self._res[:]
         g._score = self._score[:]
         g._p = self._p
@@ -473,6 +515,7 @@ class Game(_Game):
             raise NotationError("a mixtour position has 25 stacks (a1 b1 .. e5), not %d in %r"
                                 % (len(cells), s))
         b = bytearray(27)
+        masks = [_FULL, 0, 0, 0, 0]
         count = [0, 0]
         for i in range(25):
             c = cells[i]
@@ -490,6 +533,8 @@ class Game(_Game):
                 bits |= side << k
                 count[side] += 1
             b[i] = len(c) | bits << 3
+            masks[0] ^= 1 << i
+            masks[len(c)] ^= 1 << i
         for side in (0, 1):
             if count[side] > PIECES:
                 raise NotationError("%s has more than %d pieces in %r"
@@ -512,14 +557,12 @@ class Game(_Game):
         if len(won) == 2:
             raise NotationError("scores: both reached points_to_win, in %r" % s)
         g = Game(**self.options)
-        g._b, g._res = b, [PIECES - count[0], PIECES - count[1]]
+        g._b, g._masks, g._res = b, masks, [PIECES - count[0], PIECES - count[1]]
         why = None
         if won and last != "-":  # the scoring move ended the game and bans nothing
             why = "none after the winning score"
         elif ban:
-            n, r = divmod(ban - _MOVE, _PAIRS)
-            f, t = divmod(r, 25)
-            if not g._fits(f, n + 1, t):  # recorded only when the reversal is possible
+            if not g._fits(ban):  # recorded only when the reversal is possible
                 why = "not possible here"
         elif last == "pass":
             g._p = 1 - p  # the one who passed had nothing else but, at most, a banned move
@@ -528,7 +571,7 @@ class Game(_Game):
                 why = "the one who passed had a move"
         if why:
             raise NotationError("restriction: %s, in %r" % (why, s))
-        self._b, self._score, self._p, self._res = b, score, p, g._res
+        self._b, self._masks, self._score, self._p, self._res = b, masks, score, p, g._res
         self._passed = 1 if last == "pass" else 0
         self._ban = ban
         self._hist, self._seen = history(), {}

@@ -5,13 +5,28 @@ when the two make five: such a move is a threat, and the side to act with one wi
 Reads the rules' documented board (mixtour.py: _b, one byte per square, height | colours << 3
 with bit k the owner of the k-th piece from the bottom; _score, _goal, _p).
 """
-from shared_rules.mixtour import _LIM, _STEP, PASS, move
+from shared_rules.mixtour import _STEP, PASS, move
 
 NODES = (25, 90, 500)  # work budgets of easy, normal, hard (tests/bench/ai.py)
 
 _HEIGHT = (0, 1, 3, 7, 12)  # worth of a stack you top, by height
 _MOVE = move(0, 1, 0)  # the first move action
 _PAIRS = move(0, 2, 0) - _MOVE  # the action step from n to n + 1 pieces
+
+
+def _limits():
+    """Byte 8f+d: how many squares square f sees in direction d before the edge (only the
+    opponent walks lines: the rules find moves with masks)."""
+    lim = bytearray(200)
+    for f in range(25):
+        x, y = f % 5, f // 5
+        e, w, n, s = 4 - x, x, 4 - y, y
+        lim[8 * f:8 * f + 8] = bytes((e, w, n, s, min(e, n), min(e, s), min(w, n), min(w, s)))
+    return lim
+
+
+_LIM = _limits()
+del _limits
 
 
 def _threats(b):

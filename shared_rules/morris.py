@@ -69,7 +69,7 @@ _Z_SIDE = 1013764662
 
 
 _BIT = {1 << i: i for i in range(24)}  # point of a one-bit mask
-_NO_KEY = b"\0\0\0\0"  # the key of a position that cannot repeat (stones in hand, turn unfinished)
+_NO_KEY = b"\0\0"  # the key of a position that cannot repeat (stones in hand, turn unfinished)
 
 
 def _next_to(points):
@@ -141,11 +141,11 @@ class Game(_Game):
         # Per action, in bytearrays (a list of ints costs 8 bytes an item on a 64-bit port and
         # doubles as it grows): 3 bytes of the action and what undo cannot derive from it,
         # a | owed << 10 | p << 12 | ban << 13 (removals owed, the mover, the mover's ban,
-        # all before it); and 4 bytes of the key of the position after it (_finish_turn) if
+        # all before it); and 2 bytes of the key of the position after it (play_unchecked) if
         # that position can repeat, else zeros.
         self._hist = bytearray()
         self._keys = bytearray()
-        self._key = bytearray(4)  # _finish_turn's scratch
+        self._key = bytearray(2)  # play_unchecked's scratch for a key
         # The plies of the placements and removals: no position before the last of them can
         # come back, so the repetition test looks at the keys since then only.
         self._fixed = []
@@ -311,32 +311,33 @@ class Game(_Game):
                 self._keys.extend(_NO_KEY)
                 return
         self._p = q
-        self._finish_turn()
-
-    def _finish_turn(self):
-        """The turn has passed to the side to act: record the key of the position (in
-        _keys, as the last action's 4 bytes) if it can repeat, and decide the game's end."""
-        q = self._p
+        # The turn has passed: record the key of the position (in _keys, as the last
+        # action's 2 bytes) if it can repeat, and decide the game's end (inline: this is the
+        # search's inner loop).
         keys = self._keys
         if self._hand[q]:
             keys.extend(_NO_KEY)
             return
         # Equal keys are a fast necessary test (bytearray.count runs in C); the walk back
         # decides exactly.  Only a record's first byte has the top bit set, so a match can
-        # never straddle two records.  The key is written into the game's own 4 bytes: a
-        # new bytes object per turn would be garbage on the device.
-        key = self._z ^ (_Z_SIDE if q else 0) ^ (self._ban[0] << 10 | self._ban[1])
+        # never straddle two records.  The key is written into the game's own 2 bytes: a
+        # new bytes object per turn would be garbage on the device.  14 bits of the hash are
+        # enough: a false match only costs a walk, one in 16384 positions of the stretch.
+        ban = self._ban
+        key = self._z ^ (_Z_SIDE if q else 0) ^ (ban[0] << 10 | ban[1])
         k = self._key
         k[0] = 128 | key & 127
         k[1] = key >> 7 & 127
-        k[2] = key >> 14 & 127
-        k[3] = key >> 21 & 127
         keys.extend(k)
         fixed = self._fixed
-        if keys.count(k, fixed[-1] * 4 if fixed else 0) >= 2 and self._repetitions() >= 3:
+        if keys.count(k, fixed[-1] * 2 if fixed else 0) >= 2 and self._repetitions() >= 3:
             self._result = (None, REPETITION)
-        elif not self._has_move(q):
-            self._result = (1 - q, BLOCKED)
+            return
+        # The point the turn emptied (a placement empties none): the side to act can step
+        # there from next to it, which most often settles at once that he is not blocked.
+        freed = a - REMOVE if a >= REMOVE else f if a >= MOVE else -1
+        if (freed < 0 or ban[q] or not _ADJ[freed] & board[q]) and not self._has_move(q):
+            self._result = (p, BLOCKED)
 
     def _repetitions(self):
         """How often the current position has occurred.  Placements and removals cannot be
@@ -373,7 +374,7 @@ class Game(_Game):
         n = len(hist) - 3
         h = hist[n] | hist[n + 1] << 8 | hist[n + 2] << 16
         hist[n:] = b""
-        self._keys[len(self._keys) - 4:] = b""
+        self._keys[len(self._keys) - 2:] = b""
         a = h & 1023
         p = h >> 12 & 1
         q = 1 - p
@@ -522,4 +523,4 @@ class Game(_Game):
         if short[q]:  # the removal that left him short ended the game (removals may be owed)
             self._result = (p, MEN)
         elif pending == 0 and not hand[p] and not self._has_move(p):
-            self._result = (q, BLOCKED)  # what _finish_turn decides after a turn
+            self._result = (q, BLOCKED)  # what play_unchecked decides after a turn

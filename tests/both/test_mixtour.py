@@ -490,3 +490,28 @@ def test_positions_play_cannot_reach_are_refused_naming_the_field():
     h = mixtour.Game()
     h.set_position(NO_MOVES.rsplit(" ", 1)[0] + " pass")
     assert h.legal() == [mixtour.PASS]
+
+
+def test_moves_from_the_height_masks_are_those_a_walk_finds():
+    # legal() finds moves by shifting masks of the squares by height (kept up by play and
+    # undo); targets() walks each line square by square: both agree in every position of
+    # random games, and the masks are those a fresh set-up of the position builds.
+    for seed in range(4):
+        random.seed(seed)
+        g = mixtour.Game(points_to_win=2)
+        while g.result() is None:
+            acts = g.legal()
+            moves = [a for a in acts if a >= 25 and a != mixtour.PASS]
+            walked = [mixtour.move(f, n, t) for f in range(25) for n in range(1, 5)
+                      for t in g.targets(f, n)]
+            assert sorted(moves) == sorted(walked), g.position()
+            assert len(set(moves)) == len(moves)
+            fresh = mixtour.Game(points_to_win=2)
+            fresh.set_position(g.position())
+            assert g._masks == fresh._masks, g.position()
+            a = acts[random.randrange(len(acts))]
+            g.play(a)
+            if random.randrange(4) == 0:  # undo must put the masks back too
+                g.undo()
+                assert g._masks == fresh._masks, g.position()
+                g.play(a)
