@@ -21,7 +21,7 @@ except ImportError:
     def const(x):
         return x
 
-from shared_rules.core import Game as _Game, IllegalMove, NotationError, SCORE
+from shared_rules.core import Game as _Game, IllegalMove, NotationError, SCORE, _int, _type
 
 ID = "rhombus"
 NAME = "Rhombus"
@@ -308,7 +308,7 @@ class Game(_Game):
         return a in EDGES and self._cells[a] == 0
 
     def play(self, a):
-        if type(a) is int and self._is_legal(a):  # first, as it is the common case
+        if _type(a) is _int and self._is_legal(a):  # first, as it is the common case
             self.play_unchecked(a)
             return
         p = self.to_move
