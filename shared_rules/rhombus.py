@@ -72,25 +72,23 @@ def line_cells(k):
     return [(k - u) * 8 + u for u in range(k - 7 if k > 7 else 0, (k if k < 7 else 7) + 1)]
 
 
-def _after(c, step):
-    """The cell after c along its Line in direction step (+-7), or _NONE past the end."""
-    n = c + step
-    if 0 <= n < 64 and LINE[n] == LINE[c]:
-        return n
-    return _NONE
-
-
-def _start_step(e):
-    """The direction a new Line started on edge cell e is filled in: away from e."""
-    return -7 if _after(e, -7) != _NONE else 7
-
-
 # Where the cursor goes after a stone, as tables so that a placement does no arithmetic on
 # the geometry: _ALONG[cursor] for a stone on the cursor's cell (the next cell the same way,
 # the direction kept), _OPENED[e] for a stone on edge cell e starting a Line (away from e).
-_ALONG = bytes(_after(c & _CUR_BITS, -7 if c & _DOWN else 7) | c & _DOWN if c & 64 == 0 else 0
-               for c in range(192))
-_OPENED = bytes(_ALONG[e | (_DOWN if _start_step(e) < 0 else 0)] for e in range(64))
+def _cursor_tables():
+    along = bytearray(192)  # cursors 64..127 (cell _NONE) are never looked up
+    for c in range(64):
+        for down in (0, _DOWN):
+            n = c - 7 if down else c + 7
+            along[c | down] = (n if 0 <= n < 64 and LINE[n] == LINE[c] else _NONE) | down
+    opened = bytearray(64)
+    for e in EDGES:  # away from e: down when the cell below e is on its Line
+        opened[e] = along[e | _DOWN] if along[e | _DOWN] & _CUR_BITS != _NONE else along[e]
+    return bytes(along), bytes(opened)
+
+
+_ALONG, _OPENED = _cursor_tables()
+del _cursor_tables  # its code is needed once
 
 
 def combination_score(heights):
