@@ -151,7 +151,6 @@ class Game(_Game):
     def __init__(self, **options):
         _Game.__init__(self, **options)
         self._cells = bytearray(_CELLS)  # 0 empty, 1 Black, 2 White
-        self._n = 0  # cells filled
         # the bids, stones to place, side to act (also once the game is over), who goes
         # first this turn (while placing) / went first last turn, and the Current Line's next
         # cell and direction: see the bits above _BID_BITS
@@ -172,7 +171,7 @@ class Game(_Game):
         return _count(self._cells, p + 1)
 
     def filled(self):
-        return self._n
+        return _CELLS - _count(self._cells, 0)
 
     def bidding(self):
         """True while the bids of a turn are being chosen."""
@@ -331,13 +330,13 @@ class Game(_Game):
             self._s = (s & ~(1 << _P_AT | 1 << _FIRST_AT) | b << 3 | b0 << _LEFT_AT
                        | b << _LEFT_AT + 3 | first << _P_AT | first << _FIRST_AT)
             return
-        self._cells[a] = p + 1
-        n = self._n + 1
-        self._n = n
+        cells = self._cells
+        cells[a] = p + 1
         cursor = s >> _CUR_AT
         cursor = _ALONG[cursor & 255] if a == cursor & _CUR_BITS else _OPENED[a]
         s = (s & ~_CURSOR | cursor << _CUR_AT) - (1 << _LEFT_AT + 3 * p)
-        if n == _CELLS:
+        # the board fills with the last cell of a Line: no count of the cells filled to keep
+        if cursor & _CUR_BITS == _NONE and b"\0" not in cells:
             self._s = s
             self._score_board()
             return
@@ -362,12 +361,10 @@ class Game(_Game):
         self._result = None
         if a < BID:
             self._cells[a] = 0
-            self._n -= 1
 
     def copy(self):
         g = Game(**self.options)
         g._cells = bytearray(self._cells)
-        g._n = self._n
         g._s = self._s
         g._hist = self._hist[:]
         g._result = self._result
@@ -376,8 +373,7 @@ class Game(_Game):
 
     def _state(self):
         """Everything, the secret included: for tests only."""
-        return (bytes(self._cells), self._n, self._s, tuple(self._hist), self._result,
-                self._start)
+        return bytes(self._cells), self._s, tuple(self._hist), self._result, self._start
 
     # -- notation --------------------------------------------------------------------------
     def text(self, a):
@@ -494,7 +490,7 @@ class Game(_Game):
                 raise NotationError("Line %s..%s is not the one Current Line, filled from an "
                                     "end, in %r" % (cell_name(line[0]), cell_name(line[-1]), s))
         p = (first if left[first] else second) if b1 else 0
-        self._cells, self._n = cells, n
+        self._cells = cells
         self._s = (bid[0] | bid[1] << 3 | left[0] << _LEFT_AT | left[1] << _LEFT_AT + 3
                    | p << _P_AT | first << _FIRST_AT | cur << _CUR_AT
                    | (_DOWN if step < 0 else 0) << _CUR_AT)
