@@ -156,6 +156,9 @@ class Game(_Game):
         # cell and direction: see the bits above _BID_BITS
         self._s = _NONE << _CUR_AT
         self._hist = []  # one int per action: action | _s before it << 7
+        # the free edge cells, ascending as in EDGES: what legal() offers when no Line is under
+        # way, kept as they fill and empty rather than sought among the 28 every time
+        self._free = list(EDGES)
 
     @property
     def to_move(self):
@@ -288,8 +291,7 @@ class Game(_Game):
         cur = s >> _CUR_AT & _CUR_BITS
         if cur != _NONE:
             return [cur]
-        cells = self._cells
-        return [e for e in EDGES if cells[e] == 0]
+        return self._free[:]  # a copy: the caller may reorder it
 
     def _is_legal(self, a):
         if self._result is not None or not 0 <= a < HIDDEN_BID:
@@ -333,13 +335,18 @@ class Game(_Game):
             self._s = (s & ~(1 << _P_AT | 1 << _FIRST_AT) | b << 3 | b0 << _LEFT_AT
                        | b << _LEFT_AT + 3 | first << _P_AT | first << _FIRST_AT)
             return
-        cells = self._cells
-        cells[a] = p + 1
+        self._cells[a] = p + 1
         cursor = s >> _CUR_AT
-        cursor = _ALONG[cursor & 255] if a == cursor & _CUR_BITS else _OPENED[a]
+        if a == cursor & _CUR_BITS:
+            cursor = _ALONG[cursor & 255]
+            if cursor & _CUR_BITS == _NONE:  # the Line's last cell, an edge cell
+                self._free.remove(a)
+        else:  # a free edge cell starts a Line
+            cursor = _OPENED[a]
+            self._free.remove(a)
         s = (s & ~_CURSOR | cursor << _CUR_AT) - (1 << _LEFT_AT + 3 * p)
-        # the board fills with the last cell of a Line: no count of the cells filled to keep
-        if cursor & _CUR_BITS == _NONE and b"\0" not in cells:
+        # the board is full once no Line is under way and no edge cell is free to start one
+        if cursor & _CUR_BITS == _NONE and not self._free:
             self._s = s
             self._score_board()
             return
@@ -364,19 +371,25 @@ class Game(_Game):
         self._result = None
         if a < BID:
             self._cells[a] = 0
+            if a in EDGES:
+                free = self._free
+                free.append(a)
+                free.sort()
 
     def copy(self):
         g = Game(**self.options)
         g._cells = bytearray(self._cells)
         g._s = self._s
         g._hist = self._hist[:]
+        g._free = self._free[:]
         g._result = self._result
         g._start = self._start
         return g
 
     def _state(self):
         """Everything, the secret included: for tests only."""
-        return bytes(self._cells), self._s, tuple(self._hist), self._result, self._start
+        return (bytes(self._cells), self._s, tuple(self._hist), tuple(self._free), self._result,
+                self._start)
 
     # -- notation --------------------------------------------------------------------------
     def text(self, a):
@@ -498,6 +511,7 @@ class Game(_Game):
                    | p << _P_AT | first << _FIRST_AT | cur << _CUR_AT
                    | (_DOWN if step < 0 else 0) << _CUR_AT)
         self._hist, self._result = [], None
+        self._free = [e for e in EDGES if cells[e] == 0]
         self._start = self.position()
         if n == _CELLS:
             self._score_board()
