@@ -138,6 +138,15 @@ def _count(cells, v):
     return n
 
 
+def _history():
+    """An empty history with room for a whole game (64 stones, at most 64 bids) from the
+    start: grown by doubling, it needed a 1 KB block late in every game, beside the half-size
+    one it replaced (MicroPython keeps a list's room when it is emptied)."""
+    hist = [0] * 128
+    del hist[:]
+    return hist
+
+
 def _cell(name, s):
     if len(name) != 2 or name[0] not in "abcdefgh" or name[1] not in "12345678":
         raise NotationError("unknown cell %r in %r (cells are a1..h8)" % (name, s))
@@ -155,7 +164,7 @@ class Game(_Game):
         # first this turn (while placing) / went first last turn, and the Current Line's next
         # cell and direction: see the bits above _BID_BITS
         self._s = _NONE << _CUR_AT
-        self._hist = []  # one int per action: action | _s before it << 7
+        self._hist = _history()  # one int per action: action | _s before it << 7
         # the free edge cells, ascending as in EDGES: what legal() offers when no Line is under
         # way, kept as they fill and empty rather than sought among the 28 every time
         self._free = list(EDGES)
@@ -510,7 +519,7 @@ class Game(_Game):
         self._s = (bid[0] | bid[1] << 3 | left[0] << _LEFT_AT | left[1] << _LEFT_AT + 3
                    | p << _P_AT | first << _FIRST_AT | cur << _CUR_AT
                    | (_DOWN if step < 0 else 0) << _CUR_AT)
-        self._hist, self._result = [], None
+        self._hist, self._result = _history(), None
         self._free = [e for e in EDGES if cells[e] == 0]
         self._start = self.position()
         if n == _CELLS:
