@@ -118,6 +118,11 @@ _SPOT_PLACE = (b"\x00\x00\x00\x01\x00\x00\x02\x00\x00\x03\x00\x00\x00\x00\x01\x0
                b"\x03\x00\x00\x01\x04\x01\x02\x04\x02\x03\x04\x03\x04\x03\x04\x04"
                b"\x02\x05\x04\x01\x00\x02\x05\x01\x03\x05\x02\x04\x04\x03\x05\x03"
                b"\x04\x05\x02\x00\x03\x06\x01\x04\x05\x02\x05\x04\x03\x06\x03")
+# _LINE_OF_BIT[(1 << l) % 37] = l: the line of a mask's lowest bit in one look-up (the powers
+# of 2 below 2^36 differ modulo 37), so that a scan visits only the lines of its mask.
+_LINE_OF_BIT = (b"\x00\x00\x01\x00\x02\x00\x00\x00\x03\x10\x00\x00\x00\x0b\x00\x0d"
+                b"\x04\x07\x11\x00\x00\x00\x00\x0f\x00\x0a\x0c\x06\x00\x00\x0e\x09"
+                b"\x05\x14\x08\x13\x12")
 _START = (15, 3, 36, 0, 21, 33)  # White e2 b5 h5, Black b2 e8 h2
 
 
@@ -330,9 +335,12 @@ class Game(_Game):
         `lines`, each as the segment it takes, packed (see _FIRST_AT); None when none."""
         cell, room = self._cell, self._room
         rows = None
-        for l in range(NLINES):
+        while lines:
+            bit = lines & -lines
+            lines ^= bit
+            l = _LINE_OF_BIT[bit % 37]
             n = _LINE_LENGTH[l]
-            if room[l] > n - 4 or not lines >> l & 1:  # fewer than 4 pieces: no row
+            if room[l] > n - 4:  # fewer than 4 pieces: no row
                 continue
             o = _LINE_START[l]
             i = 0
