@@ -466,17 +466,17 @@ class Game(_Game):
                 k += 1
             info |= k << _CHAIN_AT  # the chain ends on the ray's k-th spot, empty before
             self._put(_RAY_SPOTS[o + k], 0)  # counts the new spot; its colour is set just below
-            lines = 0  # the lines through the chain's spots: 0..k along the ray
-            while k:
+            # the lines through the spots whose colour changed: the ray's own line and the two
+            # across each such spot (a chain of one colour moves on without changing its spots)
+            lines = 1 << RAY_LINE[a]
+            while k >= 0:
                 s = _RAY_SPOTS[o + k]
-                cell[s] = cell[_RAY_SPOTS[o + k - 1]]
-                s *= 3
-                lines |= 1 << _SPOT_LINE[s] | 1 << _SPOT_LINE[s + 1] | 1 << _SPOT_LINE[s + 2]
+                c = cell[_RAY_SPOTS[o + k - 1]] if k else p + 1  # what moves onto s
+                if cell[s] != c:
+                    cell[s] = c
+                    s *= 3
+                    lines |= 1 << _SPOT_LINE[s] | 1 << _SPOT_LINE[s + 1] | 1 << _SPOT_LINE[s + 2]
                 k -= 1
-            s = _RAY_SPOTS[o]
-            cell[s] = p + 1
-            s *= 3
-            lines |= 1 << _SPOT_LINE[s] | 1 << _SPOT_LINE[s + 1] | 1 << _SPOT_LINE[s + 2]
             self._res[p] -= 1
         else:
             l, sa, sb = _segment(a)
