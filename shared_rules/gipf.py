@@ -124,6 +124,8 @@ _LINE_OF_BIT = (b"\x00\x00\x01\x00\x02\x00\x00\x00\x03\x10\x00\x00\x00\x0b\x00\x
                 b"\x04\x07\x11\x00\x00\x00\x00\x0f\x00\x0a\x0c\x06\x00\x00\x0e\x09"
                 b"\x05\x14\x08\x13\x12")
 _START = (15, 3, 36, 0, 21, 33)  # White e2 b5 h5, Black b2 e8 h2
+# every push, which legal() copies: copying a list costs a sixth of growing one from a range
+_ALL_RAYS = list(range(NRAYS))
 
 
 def name(i):
@@ -439,7 +441,7 @@ class Game(_Game):
             return [_code(r) for r in self._rows(self._p + 1) or ()]
         # every push but the two rays of each full line (a push needs an empty spot on its
         # line): the few full lines found by find() rather than 42 rays tested in turn
-        room, out = self._room, list(range(NRAYS))
+        room, out = self._room, _ALL_RAYS[:]
         l = room.find(0)
         while l >= 0:
             out.remove(_LINE_RAYS[2 * l])
