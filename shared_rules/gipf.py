@@ -344,26 +344,27 @@ class Game(_Game):
             n = _LINE_LENGTH[l]
             if room[l] > n - 4:  # fewer than 4 pieces: no row
                 continue
+            # 4 in a row on 4 to 7 places always cover the middle place m (hence one row a
+            # line at most): the run of m's colour through m, if 4 long, is the row
             o = _LINE_START[l]
-            i = 0
-            while i <= n - 4:
-                c = cell[_RAY_SPOTS[o + i]]
-                if not c or v and c != v:
-                    i += 1
-                    continue
-                j = i + 1
-                while j < n and cell[_RAY_SPOTS[o + j]] == c:
-                    j += 1
-                if j - i >= 4:
-                    while i and cell[_RAY_SPOTS[o + i - 1]]:
-                        i -= 1
-                    while j < n and cell[_RAY_SPOTS[o + j]]:
-                        j += 1
-                    if rows is None:
-                        rows = []
-                    rows.append(l | i << _FIRST_AT | (j - 1) << _LAST_AT)
-                    break  # 7 spots cannot hold two runs of 4
-                i = j
+            m = (n - 1) >> 1
+            c = cell[_RAY_SPOTS[o + m]]
+            if not c or v and c != v:
+                continue
+            i, j = m, m + 1
+            while i and cell[_RAY_SPOTS[o + i - 1]] == c:
+                i -= 1
+            while j < n and cell[_RAY_SPOTS[o + j]] == c:
+                j += 1
+            if j - i < 4:
+                continue
+            while i and cell[_RAY_SPOTS[o + i - 1]]:  # the segment: every piece beside it
+                i -= 1
+            while j < n and cell[_RAY_SPOTS[o + j]]:
+                j += 1
+            if rows is None:
+                rows = []
+            rows.append(l | i << _FIRST_AT | (j - 1) << _LAST_AT)
         return rows
 
     def _take(self, r, owner):
