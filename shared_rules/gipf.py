@@ -404,8 +404,9 @@ class Game(_Game):
         """Take rows, the mover's colour first, until a choice is owed or the turn is over.
         Rows stand only on the mask `lines`: a turn starts without rows, so after a push
         only the lines through the spots it changed can hold one, and taking rows makes
-        none."""
+        none.  Returns how many rows it took (removal records added to the history)."""
         c = 1 - self._mover  # who moves next when no row stands
+        taken = 0
         if self._rows(0, lines):  # most pushes make no row of either colour: one look
             while True:
                 c = self._p
@@ -420,10 +421,11 @@ class Game(_Game):
                             alone.append(r)
                     if not alone:
                         self._pending = 1
-                        return
+                        return taken
                     alone.sort(key=_code)  # all at once (disjoint); records in notation order
                     for r in alone:
                         self._hist.append(self._take(r, c))
+                    taken += len(alone)
                 elif c == self._mover:
                     self._p = 1 - c
                 else:
@@ -433,6 +435,7 @@ class Game(_Game):
         self._mover = c
         if not self._res[c]:
             self._result = (1 - c, RESERVE)
+        return taken
 
     # -- rules -----------------------------------------------------------------------------
     def legal(self):
@@ -459,7 +462,6 @@ class Game(_Game):
 
     def play_unchecked(self, a):
         hist = self._hist
-        n0 = len(hist)
         p = self._p
         info = a | p << _SIDE_AT | self._mover << _MOVER_AT | self._pending << _PENDING_AT
         if a < NRAYS:
@@ -481,12 +483,14 @@ class Game(_Game):
                     lines |= 1 << _SPOT_LINE[s] | 1 << _SPOT_LINE[s + 1] | 1 << _SPOT_LINE[s + 2]
                 k -= 1
             self._res[p] -= 1
+            taken = 0
         else:
             l, sa, sb = _segment(a)
             hist.append(self._take(l | sa << _FIRST_AT | sb << _LAST_AT, p) | _CHOSEN)
             lines = _ALL_LINES  # the rows still owed stand where the push put them
-        self._resolve(lines)
-        hist.append(info | (len(hist) - n0) << _RECORDS_AT)
+            taken = 1
+        taken += self._resolve(lines)
+        hist.append(info | taken << _RECORDS_AT)
         self._plies += 1
 
     def undo(self):
