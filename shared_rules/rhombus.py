@@ -313,7 +313,8 @@ class Game(_Game):
         cur = s >> _CUR_AT & _CUR_BITS
         if cur != _NONE:
             return a == cur
-        return a in EDGES and self._cells[a] == 0
+        # a free edge cell (on file a or h, or rank 1 or 8): `in EDGES` walks all 28 on the device
+        return self._cells[a] == 0 and ((a & 7) % 7 == 0 or (a >> 3) % 7 == 0)
 
     def play(self, a):
         s = self._s
@@ -380,7 +381,7 @@ class Game(_Game):
         self._result = None
         if a < BID:
             self._cells[a] = 0
-            if a in EDGES:
+            if (a & 7) % 7 == 0 or (a >> 3) % 7 == 0:  # an edge cell, back among the free
                 free = self._free
                 free.append(a)
                 free.sort()
