@@ -92,7 +92,7 @@ def _update(g):
     sb, sw, sbe, swe = r[7], r[8], r[9], r[10]
     runs, cells = _RUNS, g._cells
     i = r[1]
-    s = g._s
+    s = g._s  # its fields (rhombus.py): stones to place at bits 6 and 9, side 12, cursor 14-21
     cur, step = s >> 14 & 127, -7 if s >> 21 & 1 else 7
     p = s >> 12 & 1
     left0, left1 = s >> 6 & 7, s >> 9 & 7
