@@ -10,6 +10,11 @@ Runs unchanged on MicroPython and CPython.  A game subclass supplies:
 """
 
 
+# MicroPython looks a builtin up in the module's globals first and then in a second table:
+# a module global is one look-up, where play() tests the type of every action.
+_type, _int = type, int
+
+
 class IllegalMove(ValueError):
     """A well-formed action that the rules do not allow now."""
 
@@ -72,7 +77,7 @@ class Game:
         return a
 
     def play(self, a):
-        if type(a) is not int:  # one test for the common case (a bool is not an int here)
+        if _type(a) is not _int:  # one test for the common case (a bool is not an int here)
             if not isinstance(a, str):
                 raise IllegalMove("action %r is not legal now%s" % (a, self._why_over()))
             a = self.parse(a)

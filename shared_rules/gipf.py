@@ -5,8 +5,8 @@ hexagonal neighbours of a point differ by (0, 1), (1, 1) or (1, 0); the name's n
 u + 1 - max(0, c - 4) (a1 = (0, 0), e1 = (4, 0), e9 = (4, 8), i5 = (8, 8)).  The 24 rim points
 are dots, the 37 inner ones spots, numbered 0..36 in name order (b2 b3 b4 b5 c2 .. h5).  The
 spots lie on 21 lines; a push enters a line from the dot at one of its ends: 42 rays, numbered
-in notation order.  State: a bytearray of 37 (0 empty, 1 White, 2 Black), the number of pieces
-on each line, reserves, and what each side has lost.
+in notation order.  State: a bytearray of 37 (0 empty, 1 White, 2 Black), the number of empty
+spots on each line, reserves, and what each side has lost.
 
 Atomic actions are small ints:
   0..41            push along ray r                     "e1-e2"  (dot, first spot)
@@ -68,8 +68,8 @@ _RECORDS_AT = const(17)
 # _RAY_SPOTS[_RAY_START[r]:_RAY_START[r + 1]] from its dot RAY_DOT[r] (a point index) inward,
 # along line RAY_LINE[r].  The 21 lines, _PER_DIRECTION per direction d = l // _PER_DIRECTION
 # (0 up the columns, 1 rising to the right, 2 falling): line l holds _LINE_LENGTH[l] spots from
-# _RAY_SPOTS[_LINE_START[l]] on (a line is the spots of one of its rays); _RAY_LENGTH[r] is
-# _LINE_LENGTH[RAY_LINE[r]], one look-up less where legal() tests every ray.
+# _RAY_SPOTS[_LINE_START[l]] on (a line is the spots of one of its rays); its two rays are
+# _LINE_RAYS[2 * l] and _LINE_RAYS[2 * l + 1].
 # _SPOT_LINE[s*3+d] / _SPOT_PLACE[s*3+d]: the line through spot s in direction d and the place
 # of s on it.  tests/both/test_gipf.py derives every table again from the coordinates.
 _NAMES = ("b2b3b4b5c2c3c4c5c6d2d3d4d5d6d7e2e3e4e5e6e7e8f2f3f4f5f6f7g2g3g4g5g6h2h3h4h5"
@@ -101,9 +101,9 @@ _LINE_START = (b"\x2c\x40\x54\x68\x7a\x8f\xa4\x00\x0b\x16\x21\x30\x45\x5a\x07\x1
                b"\x1b\x25\x3a\x4f\x64")
 _LINE_LENGTH = (b"\x04\x05\x06\x07\x06\x05\x04\x07\x06\x05\x04\x06\x05\x04\x04\x05"
                 b"\x06\x07\x06\x05\x04")
-_RAY_LENGTH = (b"\x07\x04\x06\x05\x05\x06\x04\x07\x04\x06\x04\x06\x05\x05\x05\x05"
-               b"\x06\x04\x06\x04\x07\x07\x04\x06\x04\x06\x05\x05\x05\x05\x06\x04"
-               b"\x06\x04\x07\x04\x06\x05\x05\x06\x04\x07")
+_LINE_RAYS = (b"\x08\x0a\x0c\x0e\x10\x12\x14\x15\x17\x19\x1b\x1d\x1f\x21\x00\x29"
+              b"\x02\x20\x04\x1c\x06\x18\x09\x27\x0d\x25\x11\x23\x01\x16\x03\x1a"
+              b"\x05\x1e\x07\x22\x0b\x24\x0f\x26\x13\x28")
 _SPOT_LINE = (b"\x00\x07\x0e\x00\x08\x0f\x00\x09\x10\x00\x0a\x11\x01\x0b\x0e\x01"
               b"\x07\x0f\x01\x08\x10\x01\x09\x11\x01\x0a\x12\x02\x0c\x0e\x02\x0b"
               b"\x0f\x02\x07\x10\x02\x08\x11\x02\x09\x12\x02\x0a\x13\x03\x0d\x0e"
@@ -118,7 +118,14 @@ _SPOT_PLACE = (b"\x00\x00\x00\x01\x00\x00\x02\x00\x00\x03\x00\x00\x00\x00\x01\x0
                b"\x03\x00\x00\x01\x04\x01\x02\x04\x02\x03\x04\x03\x04\x03\x04\x04"
                b"\x02\x05\x04\x01\x00\x02\x05\x01\x03\x05\x02\x04\x04\x03\x05\x03"
                b"\x04\x05\x02\x00\x03\x06\x01\x04\x05\x02\x05\x04\x03\x06\x03")
+# _LINE_OF_BIT[(1 << l) % 37] = l: the line of a mask's lowest bit in one look-up (the powers
+# of 2 below 2^36 differ modulo 37), so that a scan visits only the lines of its mask.
+_LINE_OF_BIT = (b"\x00\x00\x01\x00\x02\x00\x00\x00\x03\x10\x00\x00\x00\x0b\x00\x0d"
+                b"\x04\x07\x11\x00\x00\x00\x00\x0f\x00\x0a\x0c\x06\x00\x00\x0e\x09"
+                b"\x05\x14\x08\x13\x12")
 _START = (15, 3, 36, 0, 21, 33)  # White e2 b5 h5, Black b2 e8 h2
+# every push, which legal() copies: copying a list costs a sixth of growing one from a range
+_ALL_RAYS = list(range(NRAYS))
 
 
 def name(i):
@@ -192,7 +199,7 @@ class Game(_Game):
         h = self.options["handicap"]
         self._total = (_BASE + h[0], _BASE + h[1])
         self._cell = bytearray(NSPOTS)
-        self._cnt = bytearray(NLINES)
+        self._room = bytearray(_LINE_LENGTH)  # empty spots per line: 0 when it is full
         for i in range(6):
             self._put(_START[i], 1 + i // 3)
         self._res = [self._total[0] - 3, self._total[1] - 3]
@@ -319,45 +326,50 @@ class Game(_Game):
     # -- board primitives ------------------------------------------------------------------
     def _put(self, s, v):
         self._cell[s] = v
-        cnt = self._cnt
+        room = self._room
         s *= 3
-        cnt[_SPOT_LINE[s]] += 1
-        cnt[_SPOT_LINE[s + 1]] += 1
-        cnt[_SPOT_LINE[s + 2]] += 1
+        room[_SPOT_LINE[s]] -= 1
+        room[_SPOT_LINE[s + 1]] -= 1
+        room[_SPOT_LINE[s + 2]] -= 1
 
     def _rows(self, v, lines=_ALL_LINES):
         """The rows of colour v (1 White, 2 Black; 0 either) on the lines of the mask
         `lines`, each as the segment it takes, packed (see _FIRST_AT); None when none."""
-        cell, cnt = self._cell, self._cnt
+        cell, room = self._cell, self._room
         rows = None
-        for l in range(NLINES):
-            if cnt[l] < 4 or not lines >> l & 1:
+        while lines:
+            bit = lines & -lines
+            lines ^= bit
+            l = _LINE_OF_BIT[bit % 37]
+            n = _LINE_LENGTH[l]
+            if room[l] > n - 4:  # fewer than 4 pieces: no row
                 continue
-            o, n = _LINE_START[l], _LINE_LENGTH[l]
-            i = 0
-            while i <= n - 4:
-                c = cell[_RAY_SPOTS[o + i]]
-                if not c or v and c != v:
-                    i += 1
-                    continue
-                j = i + 1
-                while j < n and cell[_RAY_SPOTS[o + j]] == c:
-                    j += 1
-                if j - i >= 4:
-                    while i and cell[_RAY_SPOTS[o + i - 1]]:
-                        i -= 1
-                    while j < n and cell[_RAY_SPOTS[o + j]]:
-                        j += 1
-                    if rows is None:
-                        rows = []
-                    rows.append(l | i << _FIRST_AT | (j - 1) << _LAST_AT)
-                    break  # 7 spots cannot hold two runs of 4
-                i = j
+            # 4 in a row on 4 to 7 places always cover the middle place m (hence one row a
+            # line at most): the run of m's colour through m, if 4 long, is the row
+            o = _LINE_START[l]
+            m = (n - 1) >> 1
+            c = cell[_RAY_SPOTS[o + m]]
+            if not c or v and c != v:
+                continue
+            i, j = m, m + 1
+            while i and cell[_RAY_SPOTS[o + i - 1]] == c:
+                i -= 1
+            while j < n and cell[_RAY_SPOTS[o + j]] == c:
+                j += 1
+            if j - i < 4:
+                continue
+            while i and cell[_RAY_SPOTS[o + i - 1]]:  # the segment: every piece beside it
+                i -= 1
+            while j < n and cell[_RAY_SPOTS[o + j]]:
+                j += 1
+            if rows is None:
+                rows = []
+            rows.append(l | i << _FIRST_AT | (j - 1) << _LAST_AT)
         return rows
 
     def _take(self, r, owner):
         """Take a segment (packed as for _code) off the board; return its removal record."""
-        cell, cnt, res, lost = self._cell, self._cnt, self._res, self._lost
+        cell, room, res, lost = self._cell, self._room, self._res, self._lost
         o = _LINE_START[r & _LINE_BITS]
         blk = 0
         # every spot of a segment is occupied
@@ -372,9 +384,9 @@ class Game(_Game):
                 lost[v] += 1
             cell[s] = 0
             s *= 3
-            cnt[_SPOT_LINE[s]] -= 1
-            cnt[_SPOT_LINE[s + 1]] -= 1
-            cnt[_SPOT_LINE[s + 2]] -= 1
+            room[_SPOT_LINE[s]] += 1
+            room[_SPOT_LINE[s + 1]] += 1
+            room[_SPOT_LINE[s + 2]] += 1
         return r & _SEGMENT_BITS | blk << _BLACK_AT | owner << _OWNER_AT
 
     def _untake(self, rec):
@@ -392,8 +404,9 @@ class Game(_Game):
         """Take rows, the mover's colour first, until a choice is owed or the turn is over.
         Rows stand only on the mask `lines`: a turn starts without rows, so after a push
         only the lines through the spots it changed can hold one, and taking rows makes
-        none."""
+        none.  Returns how many rows it took (removal records added to the history)."""
         c = 1 - self._mover  # who moves next when no row stands
+        taken = 0
         if self._rows(0, lines):  # most pushes make no row of either colour: one look
             while True:
                 c = self._p
@@ -408,10 +421,11 @@ class Game(_Game):
                             alone.append(r)
                     if not alone:
                         self._pending = 1
-                        return
+                        return taken
                     alone.sort(key=_code)  # all at once (disjoint); records in notation order
                     for r in alone:
                         self._hist.append(self._take(r, c))
+                    taken += len(alone)
                 elif c == self._mover:
                     self._p = 1 - c
                 else:
@@ -421,6 +435,7 @@ class Game(_Game):
         self._mover = c
         if not self._res[c]:
             self._result = (1 - c, RESERVE)
+        return taken
 
     # -- rules -----------------------------------------------------------------------------
     def legal(self):
@@ -428,19 +443,25 @@ class Game(_Game):
             return []
         if self._pending:
             return [_code(r) for r in self._rows(self._p + 1) or ()]
-        cnt = self._cnt
-        return [r for r in range(NRAYS) if cnt[RAY_LINE[r]] < _RAY_LENGTH[r]]
+        # every push but the two rays of each full line (a push needs an empty spot on its
+        # line): the few full lines found by find() rather than 42 rays tested in turn
+        room, out = self._room, _ALL_RAYS[:]
+        l = room.find(0)
+        while l >= 0:
+            out.remove(_LINE_RAYS[2 * l])
+            out.remove(_LINE_RAYS[2 * l + 1])
+            l = room.find(0, l + 1)
+        return out
 
     def _is_legal(self, a):
         if self._result is not None or not 0 <= a < _END:
             return False
         if self._pending:
             return a >= _REMOVE and a in self.legal()
-        return a < NRAYS and self._cnt[RAY_LINE[a]] < _RAY_LENGTH[a]
+        return a < NRAYS and self._room[RAY_LINE[a]] > 0
 
     def play_unchecked(self, a):
         hist = self._hist
-        n0 = len(hist)
         p = self._p
         info = a | p << _SIDE_AT | self._mover << _MOVER_AT | self._pending << _PENDING_AT
         if a < NRAYS:
@@ -450,24 +471,26 @@ class Game(_Game):
                 k += 1
             info |= k << _CHAIN_AT  # the chain ends on the ray's k-th spot, empty before
             self._put(_RAY_SPOTS[o + k], 0)  # counts the new spot; its colour is set just below
-            lines = 0  # the lines through the chain's spots: 0..k along the ray
-            while k:
+            # the lines through the spots whose colour changed: the ray's own line and the two
+            # across each such spot (a chain of one colour moves on without changing its spots)
+            lines = 1 << RAY_LINE[a]
+            while k >= 0:
                 s = _RAY_SPOTS[o + k]
-                cell[s] = cell[_RAY_SPOTS[o + k - 1]]
-                s *= 3
-                lines |= 1 << _SPOT_LINE[s] | 1 << _SPOT_LINE[s + 1] | 1 << _SPOT_LINE[s + 2]
+                c = cell[_RAY_SPOTS[o + k - 1]] if k else p + 1  # what moves onto s
+                if cell[s] != c:
+                    cell[s] = c
+                    s *= 3
+                    lines |= 1 << _SPOT_LINE[s] | 1 << _SPOT_LINE[s + 1] | 1 << _SPOT_LINE[s + 2]
                 k -= 1
-            s = _RAY_SPOTS[o]
-            cell[s] = p + 1
-            s *= 3
-            lines |= 1 << _SPOT_LINE[s] | 1 << _SPOT_LINE[s + 1] | 1 << _SPOT_LINE[s + 2]
             self._res[p] -= 1
+            taken = 0
         else:
             l, sa, sb = _segment(a)
             hist.append(self._take(l | sa << _FIRST_AT | sb << _LAST_AT, p) | _CHOSEN)
             lines = _ALL_LINES  # the rows still owed stand where the push put them
-        self._resolve(lines)
-        hist.append(info | (len(hist) - n0) << _RECORDS_AT)
+            taken = 1
+        taken += self._resolve(lines)
+        hist.append(info | taken << _RECORDS_AT)
         self._plies += 1
 
     def undo(self):
@@ -480,16 +503,16 @@ class Game(_Game):
             self._untake(pop(hist))
         a, p = info & _ACTION_BITS, info >> _SIDE_AT & 1
         if a < NRAYS:
-            o, cell, cnt = _RAY_START[a], self._cell, self._cnt
+            o, cell, room = _RAY_START[a], self._cell, self._room
             k = info >> _CHAIN_AT & _CHAIN_BITS
             for i in range(k):
                 cell[_RAY_SPOTS[o + i]] = cell[_RAY_SPOTS[o + i + 1]]
             s = _RAY_SPOTS[o + k]
             cell[s] = 0
             s *= 3
-            cnt[_SPOT_LINE[s]] -= 1
-            cnt[_SPOT_LINE[s + 1]] -= 1
-            cnt[_SPOT_LINE[s + 2]] -= 1
+            room[_SPOT_LINE[s]] += 1
+            room[_SPOT_LINE[s + 1]] += 1
+            room[_SPOT_LINE[s + 2]] += 1
             self._res[p] += 1
         self._p = p
         self._mover = info >> _MOVER_AT & 1
@@ -499,7 +522,7 @@ class Game(_Game):
     def copy(self):
         g = Game(**self.options)
         g._cell = bytearray(self._cell)
-        g._cnt = bytearray(self._cnt)
+        g._room = bytearray(self._room)
         g._res = self._res[:]
         g._lost = self._lost[:]
         g._p, g._mover, g._pending = self._p, self._mover, self._pending
@@ -611,8 +634,8 @@ class Game(_Game):
         """Set up a position written by position(); the history starts afresh here."""
         f = s.split() if isinstance(s, str) else ()
         g = Game(**self.options)
-        cell, cnt = g._cell, bytearray(NLINES)
-        g._cnt = cnt
+        cell, room = g._cell, bytearray(_LINE_LENGTH)
+        g._room = room
         why = "7 columns of 4,5,6,7,6,5,4 of '.WB' joined by '/', then 4 fields"
         try:
             if len(f) != 5 or [len(c) for c in f[0].split("/")] != [4, 5, 6, 7, 6, 5, 4]:
@@ -647,7 +670,7 @@ class Game(_Game):
                 raise ValueError
         except ValueError:
             raise NotationError("not a gipf position (%s): %r" % (why, s))
-        self._cell, self._cnt, self._res = cell, cnt, res
+        self._cell, self._room, self._res = cell, room, res
         self._lost = [self._total[i] - res[i] - g.on_board(i) for i in (0, 1)]
         self._p, self._mover, self._pending = p, m, 0 if f[4] == "-" else 1
         self._hist, self._plies, self._result = history(), 0, None

@@ -21,7 +21,7 @@ except ImportError:
     def const(x):
         return x
 
-from shared_rules.core import Game as _Game, IllegalMove, NotationError, SCORE
+from shared_rules.core import Game as _Game, IllegalMove, NotationError, SCORE, _int, _type
 
 ID = "rhombus"
 NAME = "Rhombus"
@@ -31,9 +31,25 @@ BID = const(64)        # action BID + k - 1 bids k stones
 HIDDEN_BID = const(68)  # a pending bid as a view of the other player sees it
 _END = const(69)
 _NONE = const(64)      # no current Line with a free cell
-_SECRET = const(5)     # _bid value: bid made, value hidden (views only)
+_SECRET = const(5)     # a bid made whose value is hidden (views only)
 _CELLS = const(64)
 STONES = const(52)     # stones per player; always enough to place (see RULINGS.md)
+# The state apart from the cells is one small int, _s, so that a history entry is just
+# action | _s << 7 and undo() restores it in one store:
+#   bits 0-2 Black's bid, 3-5 White's bid (0 not yet, 1..4, _SECRET), 6-8 / 9-11 stones
+#   Black / White still place this turn, 12 the side to act, 13 who goes first, 14-20 the
+#   next cell of the Current Line (_NONE: none), 21 set when that Line is filled downwards
+#   (step -7).  Bits 14-21 together, the cursor, index the table _ALONG.
+_BID_BITS = const(7)
+_BIDS = const(63)  # both bids
+_LEFT_AT = const(6)  # Black's stones to place; White's 3 bits higher
+_LEFT = const(63 << 6)  # both
+_P_AT = const(12)
+_FIRST_AT = const(13)
+_CUR_AT = const(14)
+_CUR_BITS = const(127)
+_CURSOR = const(255 << 14)
+_DOWN = const(128)  # the cursor's direction bit: the Line is filled with step -7
 
 # Flat byte strings, not tuples of tuples: each tuple would be a heap object on the device.
 # LINE[i]: the Line (u + v) of cell i.  EDGES: the 28 edge cells, each the end of one Line.
@@ -56,17 +72,23 @@ def line_cells(k):
     return [(k - u) * 8 + u for u in range(k - 7 if k > 7 else 0, (k if k < 7 else 7) + 1)]
 
 
-def _after(c, step):
-    """The cell after c along its Line in direction step (+-7), or _NONE past the end."""
-    n = c + step
-    if 0 <= n < 64 and LINE[n] == LINE[c]:
-        return n
-    return _NONE
+# Where the cursor goes after a stone, as tables so that a placement does no arithmetic on
+# the geometry: _ALONG[cursor] for a stone on the cursor's cell (the next cell the same way,
+# the direction kept), _OPENED[e] for a stone on edge cell e starting a Line (away from e).
+def _cursor_tables():
+    along = bytearray(192)  # cursors 64..127 (cell _NONE) are never looked up
+    for c in range(64):
+        for down in (0, _DOWN):
+            n = c - 7 if down else c + 7
+            along[c | down] = (n if 0 <= n < 64 and LINE[n] == LINE[c] else _NONE) | down
+    opened = bytearray(64)
+    for e in EDGES:  # away from e: down when the cell below e is on its Line
+        opened[e] = along[e | _DOWN] if along[e | _DOWN] & _CUR_BITS != _NONE else along[e]
+    return bytes(along), bytes(opened)
 
 
-def _start_step(e):
-    """The direction a new Line started on edge cell e is filled in: away from e."""
-    return -7 if _after(e, -7) != _NONE else 7
+_ALONG, _OPENED = _cursor_tables()
+del _cursor_tables  # its code is needed once
 
 
 def combination_score(heights):
@@ -116,6 +138,15 @@ def _count(cells, v):
     return n
 
 
+def _history():
+    """An empty history with room for a whole game (64 stones, at most 64 bids) from the
+    start: grown by doubling, it needed a 1 KB block late in every game, beside the half-size
+    one it replaced (MicroPython keeps a list's room when it is emptied)."""
+    hist = [0] * 128
+    del hist[:]
+    return hist
+
+
 def _cell(name, s):
     if len(name) != 2 or name[0] not in "abcdefgh" or name[1] not in "12345678":
         raise NotationError("unknown cell %r in %r (cells are a1..h8)" % (name, s))
@@ -129,18 +160,18 @@ class Game(_Game):
     def __init__(self, **options):
         _Game.__init__(self, **options)
         self._cells = bytearray(_CELLS)  # 0 empty, 1 Black, 2 White
-        self._n = 0  # cells filled
-        self._bid = [0, 0]  # this turn's bids: 0 not yet, 1..4, _SECRET (views only)
-        self._left = [0, 0]  # stones still to place this turn
-        self._first = 0  # who goes first this turn (while placing) / went first last turn
-        self._p = 0  # the side to act, also once the game is over
-        self._cur = _NONE  # next cell of the Current Line, _NONE when it is full / none yet
-        self._step = 7  # direction the Current Line is filled in (+-7)
-        self._hist = []  # one int per action: action | state before it << 7
+        # the bids, stones to place, side to act (also once the game is over), who goes
+        # first this turn (while placing) / went first last turn, and the Current Line's next
+        # cell and direction: see the bits above _BID_BITS
+        self._s = _NONE << _CUR_AT
+        self._hist = _history()  # one int per action: action | _s before it << 7
+        # the free edge cells, ascending as in EDGES: what legal() offers when no Line is under
+        # way, kept as they fill and empty rather than sought among the 28 every time
+        self._free = list(EDGES)
 
     @property
     def to_move(self):
-        return None if self._result is not None else self._p
+        return None if self._result is not None else self._s >> _P_AT & 1
 
     # -- what a display needs (none of it shows a pending bid) -------------------------------
     def stone_at(self, i):
@@ -152,36 +183,42 @@ class Game(_Game):
         return _count(self._cells, p + 1)
 
     def filled(self):
-        return self._n
+        return _CELLS - _count(self._cells, 0)
 
     def bidding(self):
         """True while the bids of a turn are being chosen."""
-        return self._result is None and self._left[0] == 0 and self._left[1] == 0
+        return self._result is None and not self._s & _LEFT
+
+    def _bid(self, p):
+        """p's bid as kept: 0 not yet, 1..4, _SECRET."""
+        return self._s >> 3 * p & _BID_BITS
 
     def bid(self, p):
         """p's bid this turn: 0 not yet made, 1..4 once both are revealed, -1 made but secret.
         Bids of a finished turn are cleared when the next turn starts; at the end of the game
         the last turn's bids stay."""
-        b, other = self._bid[p], self._bid[1 - p]
+        b, other = self._bid(p), self._bid(1 - p)
         if b == 0:
             return 0
         return b if other and b != _SECRET and other != _SECRET else -1
 
     def to_place(self, p):
         """Stones p still has to place this turn (after the end: the surplus dropped)."""
-        return self._left[p]
+        return self._s >> _LEFT_AT + 3 * p & 7
 
     def first(self):
         """Who places first this turn (while placing), else who did in the last turn."""
-        return self._first
+        return self._s >> _FIRST_AT & 1
 
     def next_cell(self):
         """The cell the next stone must go on, or None when any free edge cell will do."""
-        return None if self._cur == _NONE else self._cur
+        cur = self._s >> _CUR_AT & _CUR_BITS
+        return None if cur == _NONE else cur
 
     def current_line(self):
         """The index k (u + v) of the Current Line while it has a free cell, else None."""
-        return None if self._cur == _NONE else LINE[self._cur]
+        cur = self.next_cell()
+        return None if cur is None else LINE[cur]
 
     def towers(self, p):
         """Heights of p's Towers on the board as it stands: Black's maximal runs along the
@@ -201,7 +238,22 @@ class Game(_Game):
         return out
 
     def score(self, p):
-        return combination_score(self.towers(p))
+        """combination_score(self.towers(p)), the towers tallied by height in place of a
+        list of them: both scores end every game."""
+        cells, own = self._cells, p + 1
+        tally = bytearray(9)  # towers of each height; tally[0] counts cells ending none
+        along, across = (1, 8) if p == 0 else (8, 1)
+        for first in range(0, 8 * across, across):
+            run = 0
+            for i in range(first, first + 8 * along, along):
+                if cells[i] == own:
+                    run += 1
+                else:
+                    tally[run] += 1
+                    run = 0
+            tally[run] += 1
+        return score_counts(tally[1], tally[2], tally[3], tally[4],
+                            5 * tally[5] + 6 * tally[6] + 7 * tally[7] + 8 * tally[8])
 
     def actions(self):
         return [h & 127 for h in self._hist]
@@ -215,9 +267,9 @@ class Game(_Game):
     # -- hidden information --------------------------------------------------------------------
     def _hidden_from(self, p):
         """True when the other player has a bid pending that p must not see."""
-        q = 1 - p
-        return (self._result is None and self._left[0] == 0 and self._left[1] == 0
-                and self._bid[q] != 0 and self._bid[p] == 0)
+        s = self._s  # the search asks at every node: the fields read in place
+        return (self._result is None and not s & _LEFT and s >> 3 - 3 * p & _BID_BITS != 0
+                and s >> 3 * p & _BID_BITS == 0)
 
     def hidden(self):
         """Black's bid stays secret until White's is in."""
@@ -231,8 +283,9 @@ class Game(_Game):
         if p != 0 and p != 1:
             raise ValueError("a view is for player 0 or 1, not %r" % (p,))
         g = self.copy()
-        if self._hidden_from(p) and self._bid[1 - p] != _SECRET:
-            g._bid[1 - p] = _SECRET
+        q = 1 - p
+        if self._hidden_from(p) and self._bid(q) != _SECRET:
+            g._s = g._s & ~(_BID_BITS << 3 * q) | _SECRET << 3 * q
             if g._hist:
                 g._hist[-1] = g._hist[-1] & ~127 | HIDDEN_BID
         return g
@@ -241,70 +294,78 @@ class Game(_Game):
     def legal(self):
         if self._result is not None:
             return []
-        if self._left[0] == 0 and self._left[1] == 0:
+        s = self._s
+        if not s & _LEFT:
             return [BID, BID + 1, BID + 2, BID + 3]
-        if self._cur != _NONE:
-            return [self._cur]
-        cells = self._cells
-        return [e for e in EDGES if cells[e] == 0]
+        cur = s >> _CUR_AT & _CUR_BITS
+        if cur != _NONE:
+            return [cur]
+        return self._free[:]  # a copy: the caller may reorder it
 
     def _is_legal(self, a):
         if self._result is not None or not 0 <= a < HIDDEN_BID:
             return False
-        if self._left[0] == 0 and self._left[1] == 0:
-            return a >= BID and self._bid[1 - self._p] != _SECRET
+        s = self._s
+        if not s & _LEFT:
+            return a >= BID and s >> 3 - 3 * (s >> _P_AT & 1) & _BID_BITS != _SECRET
         if a >= BID:
             return False
-        if self._cur != _NONE:
-            return a == self._cur
-        return a in EDGES and self._cells[a] == 0
+        cur = s >> _CUR_AT & _CUR_BITS
+        if cur != _NONE:
+            return a == cur
+        # a free edge cell (on file a or h, or rank 1 or 8): `in EDGES` walks all 28 on the device
+        return self._cells[a] == 0 and ((a & 7) % 7 == 0 or (a >> 3) % 7 == 0)
 
     def play(self, a):
-        p = self._p
-        if self._result is None and self._bid[1 - p] == _SECRET and self._bid[p] == 0:
+        s = self._s
+        # The next cell of the Current Line while placing is the one legal action, and the most
+        # common one: tested here, without _is_legal's call; then any legal action.
+        if _type(a) is _int and (a == s >> _CUR_AT & _CUR_BITS and s & _LEFT or self._is_legal(a)):
+            self.play_unchecked(a)
+            return
+        p = self.to_move
+        if p is not None and self._bid(1 - p) == _SECRET and self._bid(p) == 0:
             if isinstance(a, str):
                 self._parse(a.strip())  # text that is no action is still a NotationError
             raise IllegalMove("%s's bid is hidden in this view; undo() it and play a guessed "
                               "bid before %s bids" % (PLAYERS[1 - p], PLAYERS[p]))
         _Game.play(self, a)
 
-    def _pack(self):
-        return (self._bid[0] | self._bid[1] << 3 | self._left[0] << 6 | self._left[1] << 9
-                | self._p << 12 | self._first << 13 | self._cur << 14
-                | (1 if self._step < 0 else 0) << 21)
-
     def play_unchecked(self, a):
-        self._hist.append(a | self._pack() << 7)
-        p = self._p
+        s = self._s
+        self._hist.append(a | s << 7)
+        p = s >> _P_AT & 1
         if a >= BID:
-            self._bid[p] = _SECRET if a == HIDDEN_BID else a - BID + 1
+            b = _SECRET if a == HIDDEN_BID else a - BID + 1
             if p == 0:
-                self._p = 1
+                self._s = s | b | 1 << _P_AT
                 return
-            b0, b1 = self._bid
-            if b0 < b1:
-                self._first = 0
-            elif b1 < b0:
-                self._first = 1
-            self._left[0], self._left[1] = b0, b1
-            self._p = self._first
+            b0 = s & _BID_BITS
+            first = 0 if b0 < b else 1 if b < b0 else s >> _FIRST_AT & 1
+            self._s = (s & ~(1 << _P_AT | 1 << _FIRST_AT) | b << 3 | b0 << _LEFT_AT
+                       | b << _LEFT_AT + 3 | first << _P_AT | first << _FIRST_AT)
             return
         self._cells[a] = p + 1
-        self._n += 1
-        if a != self._cur:
-            self._step = _start_step(a)
-        self._cur = _after(a, self._step)
-        left = self._left
-        left[p] -= 1
-        if self._n == _CELLS:
+        cursor = s >> _CUR_AT
+        if a == cursor & _CUR_BITS:
+            cursor = _ALONG[cursor & 255]
+            if cursor & _CUR_BITS == _NONE:  # the Line's last cell, an edge cell
+                self._free.remove(a)
+        else:  # a free edge cell starts a Line
+            cursor = _OPENED[a]
+            self._free.remove(a)
+        s = (s & ~_CURSOR | cursor << _CUR_AT) - (1 << _LEFT_AT + 3 * p)
+        # the board is full once no Line is under way and no edge cell is free to start one
+        if cursor & _CUR_BITS == _NONE and not self._free:
+            self._s = s
             self._score_board()
             return
-        if left[p] == 0:
-            if left[1 - p]:
-                self._p = 1 - p
-            else:
-                self._bid[0] = self._bid[1] = 0
-                self._p = 0
+        if not s >> _LEFT_AT + 3 * p & 7:  # p has placed his stones
+            if s & _LEFT:  # the other's turn to place
+                s ^= 1 << _P_AT
+            else:  # the turn is over: bids cleared, Black bids
+                s &= ~(_BIDS | 1 << _P_AT)
+        self._s = s
 
     def _score_board(self):
         """The board is full: decide the game by the two scores."""
@@ -316,39 +377,29 @@ class Game(_Game):
             raise IllegalMove("nothing to take back")
         h = self._hist.pop()
         a = h & 127
-        s = h >> 7
-        self._bid[0] = s & 7
-        self._bid[1] = s >> 3 & 7
-        self._left[0] = s >> 6 & 7
-        self._left[1] = s >> 9 & 7
-        self._p = s >> 12 & 1
-        self._first = s >> 13 & 1
-        self._cur = s >> 14 & 127
-        self._step = -7 if s >> 21 & 1 else 7
+        self._s = h >> 7
         self._result = None
         if a < BID:
             self._cells[a] = 0
-            self._n -= 1
+            if (a & 7) % 7 == 0 or (a >> 3) % 7 == 0:  # an edge cell, back among the free
+                free = self._free
+                free.append(a)
+                free.sort()
 
     def copy(self):
         g = Game(**self.options)
         g._cells = bytearray(self._cells)
-        g._n = self._n
-        g._bid = self._bid[:]
-        g._left = self._left[:]
-        g._first = self._first
-        g._p = self._p
-        g._cur = self._cur
-        g._step = self._step
+        g._s = self._s
         g._hist = self._hist[:]
+        g._free = self._free[:]
         g._result = self._result
         g._start = self._start
         return g
 
     def _state(self):
         """Everything, the secret included: for tests only."""
-        return (bytes(self._cells), self._n, tuple(self._bid), tuple(self._left), self._first,
-                self._p, self._cur, self._step, tuple(self._hist), self._result, self._start)
+        return (bytes(self._cells), self._s, tuple(self._hist), tuple(self._free), self._result,
+                self._start)
 
     # -- notation --------------------------------------------------------------------------
     def text(self, a):
@@ -370,7 +421,7 @@ class Game(_Game):
         return _cell(s, s)
 
     def _turn_start(self):
-        return self._result is not None or (self._bid[0] == 0 and self._bid[1] == 0)
+        return self._result is not None or not self._s & _BIDS
 
     def split_turn(self, s):
         """'3:2 a1 b1 a2 b2 c1' -> ['bid3', 'bid2', 'a1', 'b1', 'a2', 'b2', 'c1']."""
@@ -406,12 +457,12 @@ class Game(_Game):
     # bid is written '?'.  The side to act and the Current Line follow from these.
     def position(self):
         cells = "".join(".BW"[c] for c in self._cells)
-        b0, b1 = self._bid
+        b0, b1 = self._bid(0), self._bid(1)
         if b0 and b1 and b0 != _SECRET and b1 != _SECRET:
             bids = "%d:%d" % (b0, b1)
         else:
             bids = ("?" if b0 else "-") + ":" + ("?" if b1 else "-")
-        return "%s %s %d:%d %d" % (cells, bids, self._left[0], self._left[1], self._first)
+        return "%s %s %d:%d %d" % (cells, bids, self.to_place(0), self.to_place(1), self.first())
 
     def set_position(self, s):
         """Set up a position written by position(); the history starts afresh here.
@@ -464,10 +515,13 @@ class Game(_Game):
             else:
                 raise NotationError("Line %s..%s is not the one Current Line, filled from an "
                                     "end, in %r" % (cell_name(line[0]), cell_name(line[-1]), s))
-        self._cells, self._n, self._bid, self._left = cells, n, bid, left
-        self._first, self._cur, self._step = first, cur, step
-        self._p = (first if left[first] else second) if b1 else 0
-        self._hist, self._result = [], None
+        p = (first if left[first] else second) if b1 else 0
+        self._cells = cells
+        self._s = (bid[0] | bid[1] << 3 | left[0] << _LEFT_AT | left[1] << _LEFT_AT + 3
+                   | p << _P_AT | first << _FIRST_AT | cur << _CUR_AT
+                   | (_DOWN if step < 0 else 0) << _CUR_AT)
+        self._hist, self._result = _history(), None
+        self._free = [e for e in EDGES if cells[e] == 0]
         self._start = self.position()
         if n == _CELLS:
             self._score_board()

@@ -9,8 +9,8 @@ lengths a 256-entry table packs into one small int; prepare() builds the masks a
 of a search and evaluate() adds only the stones placed since.  The bids are the search's
 generic simultaneous choice.
 Reads the rules' documented state (rhombus.py: _cells, 0 empty, 1 Black, 2 White, cell
-i = rank * 8 + file; _hist, one int per action with the action in its low 7 bits; _left,
-_cur, _step, _p).
+i = rank * 8 + file; _hist, one int per action with the action in its low 7 bits; _s, the
+stones to place, the side to act and the Current Line's next cell and direction).
 """
 from array import array
 
@@ -92,9 +92,10 @@ def _update(g):
     sb, sw, sbe, swe = r[7], r[8], r[9], r[10]
     runs, cells = _RUNS, g._cells
     i = r[1]
-    cur, step = g._cur, g._step
-    p = g._p
-    left0, left1 = g._left
+    s = g._s  # its fields (rhombus.py): stones to place at bits 6 and 9, side 12, cursor 14-21
+    cur, step = s >> 14 & 127, -7 if s >> 21 & 1 else 7
+    p = s >> 12 & 1
+    left0, left1 = s >> 6 & 7, s >> 9 & 7
     while True:
         if i < len(hist):
             a = hist[i] & 127

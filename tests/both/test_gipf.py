@@ -98,13 +98,16 @@ def derive_tables():
     ray_line = [sl[rs[ro[r]] * 3 + rdir[r] % 3] for r in range(42)]
     return {"_NAMES": spots + dots, "_RAY_SPOTS": rs, "_RAY_START": ro, "RAY_DOT": ray_dot,
             "RAY_LINE": ray_line, "_LINE_START": lo, "_LINE_LENGTH": ll, "_SPOT_LINE": sl,
-            "_SPOT_PLACE": sp, "_RAY_LENGTH": [ll[l] for l in ray_line]}
+            "_SPOT_PLACE": sp, "_LINE_RAYS": [r for l in range(21) for r in range(42)
+                                               if ray_line[r] == l],
+            "_LINE_OF_BIT": [([l for l in range(21) if (1 << l) % 37 == b] or [0])[0]
+                             for b in range(37)]}
 
 
 def test_tables():
     tables = derive_tables()
     for name in ("_NAMES", "_RAY_SPOTS", "_RAY_START", "RAY_DOT", "RAY_LINE", "_LINE_START",
-                 "_LINE_LENGTH", "_SPOT_LINE", "_SPOT_PLACE", "_RAY_LENGTH"):
+                 "_LINE_LENGTH", "_SPOT_LINE", "_SPOT_PLACE", "_LINE_RAYS", "_LINE_OF_BIT"):
         value = getattr(gipf, name)
         assert (value if name == "_NAMES" else list(value)) == tables[name], name
 

@@ -537,6 +537,11 @@ def test_random_games_invariants():
         assert g.result()[1] == "score"
         s0, s1 = g.score(0), g.score(1)
         assert g.result()[0] == (0 if s0 > s1 else 1)
+        h = g.copy()
+        while h.plies():  # the score counted in place is that of the towers listed
+            for p in (0, 1):
+                assert h.score(p) == rhombus.combination_score(h.towers(p)), h.position()
+            h.undo()
         _strict_replay(g)
 
 
