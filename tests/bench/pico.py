@@ -21,8 +21,8 @@ not model the flash's XIP cache misses or bus contention (README.md, "Figures").
     as proportional to the budget: the chip's units per second stay): re-run it after the
     rules change, set the companions' NODES to what it prints, and run it again to check.
 All four games run in one boot, as a user would play them one after the other. rp2040js
-runs at about a third of real time here: about 10 minutes at the default --moves 10, 3 with
---tune.
+runs at about a third of real time on an idle core: about 10 minutes at the default --moves
+10 (the hard level's searches most of it), a few with --tune (on a loaded machine, more).
 Run: .venv/bin/python tests/bench/pico.py [--moves N] [--game G] [--tune] (make bench runs it)
 """
 import argparse
