@@ -10,7 +10,7 @@ from runtimes import ROOT
 def test_the_pico_bench_prints_its_figures():
     done = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "bench", "pico.py"),
                            "--game", "morris", "--moves", "2", "--playouts", "1"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, (done.stdout, done.stderr[-3000:])
     out = done.stdout
     assert "at 125 MHz" in out and "ERROR" not in out, out
@@ -20,4 +20,24 @@ def test_the_pico_bench_prints_its_figures():
         assert row and 0 < float(row.group(1)) <= float(row.group(2)), out
     # the same search on both runtimes: the device plays CPython's recorded moves
     assert "morris: the device's normal action is CPython's at 2 of 2 plies" in out
-    assert re.search(r"WS2812 write [1-9][\d.]* ms", out) and "Morris random games: 1 in " in out
+    assert re.search(r"WS2812 write [1-9][\d.]* ms", out), out
+    # the rules' random games, ours and the base revision's, and the speedup per ply
+    assert re.search(r"^morris +random games/s [\d.]+ .*; rules of \w+ [\d.]+ games/s .*"
+                     r"speedup per ply [\d.]+x$", out, re.M), out
+
+
+def test_the_pico_bench_tunes_the_default_level():
+    done = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "bench", "pico.py"),
+                           "--game", "mixtour", "--moves", "2", "--tune"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, (done.stdout, done.stderr[-3000:])
+    out = done.stdout
+    assert not re.search(r"^mixtour +(easy|hard) ", out, re.M), out  # the default level only
+    row = re.search(r"^mixtour +normal +2 +([\d.]+) +([\d.]+) ", out, re.M)
+    tuned = re.search(r"^  mixtour +(\d+) -> (\d+): NODES = \((\d+), (\d+), (\d+)\)$", out, re.M)
+    assert row and tuned, out
+    now, new = int(tuned.group(1)), int(tuned.group(2))
+    mean, slowest = float(row.group(1)), float(row.group(2))
+    # time taken as proportional to the budget, 10% below the tighter target
+    assert abs(new - now * min(0.3 / mean, 1.0 / slowest) * 0.9) <= 2, out  # ms rounding
+    assert int(tuned.group(4)) == new, out

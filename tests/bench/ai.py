@@ -1,7 +1,10 @@
 """The device opponent (shared_rules/search.py): strength and performance; prints figures.
 
   strength  per game and level, win/draw/loss of the device over N games (sides alternated)
-            against a uniformly random player and a one-ply greedy player; Morris also
+            against a uniformly random player and a one-ply greedy player; at the default
+            level also against the reference: the device opponent of git revision
+            --reference (by default the one before issue 19: its search, companions and
+            budgets, on its own copy of its own rules, played in lockstep); Morris also
             against OpenSpiel's MCTS bot at equal wall time (and, at the default level, MCTS
             given ten times the device's time).  Under CPython (the search is the
             same code on both runtimes: tests/both/test_search.py checks that the moves are).
@@ -11,7 +14,8 @@
             app's garbage collection) and the RP2040 estimate; the smallest -X heapsize for
             rules + search at the default level, and for the app with the device on both sides.
 Run: .venv/bin/python tests/bench/ai.py [strength|speed|all] [--games N] [--game G] ...
-(all figures of the README's "Device opponent" section come from `all`).
+(the README's "Device opponent" strength figures come from `strength`; its RP2040 figures
+from tests/bench/pico.py).
 
 The greedy player: for each legal action of the view it may see, play it and count material
 (MATERIAL below: Morris stones on the board and in hand, GIPF reserve plus captures, Mixtour
@@ -45,6 +49,7 @@ from stonegrid.build import tool  # noqa: E402
 RP2040 = 220  # unix-port time x this = RP2040 time (DESIGN.md), range 200..280
 AIPLAY = os.path.join(HERE, "aiplay.py")
 MAX_PLIES = 1000  # a game still running after this many actions counts as a draw
+REFERENCE = "4662fdb"  # the device opponent before issue 19 re-tuned it
 
 
 # -- players ------------------------------------------------------------------------------
@@ -88,13 +93,72 @@ def greedy_player(g, p, rng, material):
     return best[rng.below(len(best))]
 
 
+class Reference:
+    """The device opponent of another revision beside ours in one process: its shared_rules
+    (rules, search, companions), unpacked in `folder`, imported under their own name with
+    sys.modules swapped around each use (`with reference:`), as they import each other by
+    that name, some only when first needed."""
+
+    def __init__(self, folder):
+        self.folder, self.modules, self.saved = folder, {}, {}
+        with self:
+            import shared_rules
+            from shared_rules import search as reference_search
+            self.load, self.search = shared_rules.load, reference_search
+
+    def __enter__(self):
+        self.saved = _take_rules_modules()
+        sys.modules.update(self.modules)
+        sys.path.insert(0, self.folder)
+        return self
+
+    def __exit__(self, *exc):
+        sys.path.remove(self.folder)
+        self.modules = _take_rules_modules()
+        sys.modules.update(self.saved)
+
+
+def _take_rules_modules():
+    return dict((name, sys.modules.pop(name)) for name in list(sys.modules)
+                if name == "shared_rules" or name.startswith("shared_rules."))
+
+
+_references = {}  # folder -> Reference, one per worker process
+
+
+class ReferencePlayer:
+    """The reference device opponent at its default level, on its own game, which every
+    action of the game is played on too (both rule sets must agree at every ply)."""
+
+    def __init__(self, folder, game_id):
+        if folder not in _references:
+            _references[folder] = Reference(folder)
+        self.ref = ref = _references[folder]
+        with ref:
+            self.game = ref.load(game_id).Game()
+            self.ai = ref.search.load_ai(game_id)
+
+    def choose(self, p, seed):
+        with self.ref:
+            return self.ref.search.choose(self.game, p, self.ai, seed=seed)
+
+    def play(self, g, a):
+        with self.ref:
+            self.game.play(a)
+            same = (self.game.to_move, self.game.result()) == (g.to_move, g.result())
+        if not same:
+            raise RuntimeError("the reference's rules parted from ours at %s" % g.actions())
+
+
 def play_one(job):
-    """One game: the device (level) against opp; the device is player seed % 2.
+    """One game: the device (level) against opp ("random", "greedy" or the folder of the
+    reference's shared_rules); the device is player seed % 2.
     Returns (0 win / 1 draw / 2 loss for the device, plies, device moves, device seconds)."""
     game_id, level, opp, seed = job
     mod = load(game_id)
     ai = search.load_ai(game_id)
     g = mod.Game()
+    reference = opp not in ("random", "greedy") and ReferencePlayer(opp, game_id)
     rng = Rng(seed * 7 + 3)
     side = seed % 2
     ply = moves = 0
@@ -106,29 +170,39 @@ def play_one(job):
             a = search.choose(g, p, ai, level, seed=seed * 1000 + ply)
             spent += time.perf_counter() - t
             moves += 1
+        elif reference:
+            a = reference.choose(p, seed * 1000 + ply)
         elif opp == "random":
             a = random_player(g, p, rng)
         else:
             a = greedy_player(g, p, rng, MATERIAL[game_id])
         g.play(a)
+        if reference:
+            reference.play(g, a)
         ply += 1
     r = g.result()
     out = 1 if r is None or r[0] is None else 0 if r[0] == side else 2
     return out, ply, moves, spent
 
 
-def strength(games, levels, n, pool):
+def strength(games, levels, n, pool, against, reference=None):
+    """against: the opponents' names; reference: the folder of the reference's shared_rules
+    (None: no such pairing), played at the default level only."""
     rows = []
     for game_id in games:
         for level in levels:
-            for opp in ("random", "greedy"):
+            opps = [o for o in against if o in ("random", "greedy")]
+            if reference and "reference" in against and level == search.DEFAULT:
+                opps.append(reference)
+            for opp in opps:
                 t = time.time()
                 res = pool.map(play_one, [(game_id, level, opp, s) for s in range(n)])
                 w, d, l = (sum(1 for r in res if r[0] == k) for k in (0, 1, 2))
                 ms = 1000 * sum(r[3] for r in res) / max(1, sum(r[2] for r in res))
-                rows.append((game_id, level, opp, w, d, l, ms))
+                name = opp if opp in ("random", "greedy") else "reference"
+                rows.append((game_id, level, name, w, d, l, ms))
                 print("%-8s %-6s vs %-6s W/D/L %3d/%3d/%3d  win %5.1f%%  (%.2f ms/move "
-                      "CPython, %.0f s)" % (game_id, level, opp, w, d, l, 100.0 * w / n, ms,
+                      "CPython, %.0f s)" % (game_id, level, name, w, d, l, 100.0 * w / n, ms,
                                             time.time() - t), flush=True)
     return rows
 
@@ -348,6 +422,11 @@ def main(argv=None):
     ap.add_argument("--game", action="append", choices=GAMES, help="only this game")
     ap.add_argument("--level", action="append", choices=LEVELS, help="only this level")
     ap.add_argument("--games", type=int, default=200, help="strength games per pairing")
+    ap.add_argument("--against", action="append", choices=("random", "greedy", "reference"),
+                    help="only this opponent in the strength games (repeatable)")
+    ap.add_argument("--reference", default=REFERENCE,
+                    help="git revision of the reference device opponent (default "
+                    "%(default)s, before issue 19); '' for none")
     ap.add_argument("--spiel-games", type=int, default=100, help="games against MCTS")
     ap.add_argument("--speed-games", type=int, default=10,
                     help="device-vs-device games per level for the speed figures")
@@ -358,9 +437,14 @@ def main(argv=None):
     if args.what in ("speed", "all"):
         speed(games, args.speed_games, args.heap_games)
     if args.what in ("strength", "all"):
-        with Pool(2) as pool:
-            strength(games, levels, args.games, pool)
-            if "morris" in games:
+        with tempfile.TemporaryDirectory() as tmp, Pool(2) as pool:
+            reference = args.reference and rules_bench.base_tree(args.reference, tmp)
+            if args.reference and not reference:
+                raise SystemExit("no device opponent at git revision %r" % args.reference)
+            strength(games, levels, args.games, pool,
+                     args.against or ("random", "greedy", "reference"),
+                     reference)
+            if "morris" in games and not args.against:
                 for level in levels:
                     openspiel_match(args.spiel_games, pool, level)
                 openspiel_match(args.spiel_games, pool, search.DEFAULT, 10)

@@ -13,10 +13,17 @@ not model the flash's XIP cache misses or bus contention (README.md, "Figures").
     bytes); a frame there is timed (the view's render, the WS2812 write); the default level's
     action is checked against CPython's (rp2040js drops flash writes: the game is
     replayed with the rules' play, no journal is written);
-  - Morris random games per second (the rules alone, as tests/bench/rules.py), a second boot.
+  - per game, random playouts per second (the rules alone, as tests/bench/rules.py), with
+    our rules and with those of --base (by default the rules before issue 19), the same
+    seeds in turn, and the speedup per ply: a second boot;
+  - --tune: the default level only, and for each game the budget (search.py's units) that
+    meets the time targets, from the times measured at the present one (time per move taken
+    as proportional to the budget: the chip's units per second stay): re-run it after the
+    rules change, set the companions' NODES to what it prints, and run it again to check.
 All four games run in one boot, as a user would play them one after the other. rp2040js
-runs at about a third of real time here: about 10 minutes at the default --moves 10.
-Run: .venv/bin/python tests/bench/pico.py [--moves N] [--game G] (make bench runs it)
+runs at about a third of real time on an idle core: about 10 minutes at the default --moves
+10 (the hard level's searches most of it), a few with --tune (on a loaded machine, more).
+Run: .venv/bin/python tests/bench/pico.py [--moves N] [--game G] [--tune] (make bench runs it)
 """
 import argparse
 import json
@@ -29,9 +36,12 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, ROOT)
+sys.path.insert(0, HERE)
 from shared_rules import GAMES, load, search  # noqa: E402
 from stonegrid.build import tool  # noqa: E402
 from stonegrid.pico import image, parts  # noqa: E402
+
+import rules as rules_bench  # noqa: E402  (tests/bench/rules.py: the base revision's rules)
 
 PROFILE = os.path.join(ROOT, "hardware", "pico-ws2812.json")
 BOOT_JS = os.path.join(ROOT, "tests", "pico_boot.js")
@@ -45,8 +55,12 @@ import pico_device
 pico_device.%s
 """
 MAX_PLIES = 600
-TARGETS = "default level: slowest move <= 1 s, mean <= 0.3 s; boot to menu <= 1 s; " \
-          "all four games in one boot, no out of memory, >= 100 KB free at the peak"
+SLOWEST_S, MEAN_S = 1.0, 0.3  # the default level's targets per move on the chip
+MARGIN = 0.9  # --tune's budgets aim this far below the targets: other positions, other games
+TARGETS = "default level: slowest move <= %g s, mean <= %g s; boot to menu <= 1 s; " \
+          "all four games in one boot, no out of memory, >= 100 KB free at the peak" % (
+              SLOWEST_S, MEAN_S)
+BASE_DIR = "base"  # the base revision's rules on the chip's filesystem
 
 
 def record(game_id, level=search.DEFAULT):
@@ -74,11 +88,26 @@ def compiled(path):
             return f.read()
 
 
-def run(call, config, timeout):
+def base_files(rev):
+    """{path: bytes}: the rules of git revision `rev` compiled, in BASE_DIR/shared_rules/."""
+    files = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        if not rules_bench.base_tree(rev, tmp):
+            raise SystemExit("no rules at git revision %r" % rev)
+        folder = os.path.join(tmp, "shared_rules")
+        for name in sorted(os.listdir(folder)):
+            if name.endswith(".py"):
+                files["%s/shared_rules/%s.mpy" % (BASE_DIR, name[:-3])] = compiled(
+                    os.path.join(folder, name))
+    return files
+
+
+def run(call, config, timeout, more=None):
     """Boot an image whose main.py calls pico_device's `call` (text), with bench.json holding
-    `config`; (figure dicts, other lines, emulated ms). Lines are echoed to stderr as they
-    come (a run takes minutes)."""
+    `config` (and `more` files, {path: bytes}); (figure dicts, other lines, emulated ms).
+    Lines are echoed to stderr as they come (a run takes minutes)."""
     files = image.app_files(PROFILE)
+    files.update(more or {})
     files["main.py"] = (MAIN % call).encode()
     files["bench.json"] = json.dumps(config).encode()
     for name in ("pico_device", "playouts"):
@@ -114,24 +143,53 @@ def kb(n):
     return "%.1f" % (n / 1024.0)
 
 
+def playout_rates(figures, lines):
+    """{(folder, game): (games/s, plies a game)} from the rules boot: its k-th "playouts"
+    figure names the k-th of playouts.py's 'games N plies P ms T' lines."""
+    marks = [f for f in figures if f["figure"] == "playouts"]
+    counts = [w.split() for w in lines if w.startswith("games ")]
+    return dict(((f["tree"], f["game"]), (int(w[1]) * 1000.0 / max(1, int(w[5])),
+                                          int(w[3]) / max(1, int(w[1]))))
+                for f, w in zip(marks, counts))
+
+
+def tuned(game_id, f):
+    """The default level's budget for game_id meeting the targets (with MARGIN), from its
+    figure `f` measured at the present budget."""
+    now = search.budget(search.load_ai(game_id))
+    scale = min(MEAN_S * 1e6 / max(1, f["mean_us"]), SLOWEST_S * 1e6 / max(1, f["max_us"]))
+    return now, int(now * scale * MARGIN)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--moves", type=int, default=10,
                     help="searches timed per game and level, at plies spread over a game")
     ap.add_argument("--game", action="append", choices=GAMES,
                     help="only this game (repeatable); default all four, in one boot")
-    ap.add_argument("--playouts", type=int, default=8, help="Morris random games timed")
+    ap.add_argument("--playouts", type=int, default=20,
+                    help="random games timed per game and rules (0: none)")
+    ap.add_argument("--base", default=rules_bench.BASE,
+                    help="git revision whose rules' playouts to compare with (default "
+                    "%(default)s, before issue 19); '' for none")
+    ap.add_argument("--tune", action="store_true",
+                    help="the default level only, no playouts: print the budgets that meet "
+                    "the time targets")
     ap.add_argument("--timeout", type=float, default=1800, help="host seconds per boot")
     args = ap.parse_args(argv)
     games = args.game or list(GAMES)
     started = time.time()
-    config = {"levels": list(search.LEVELS), "check_level": search.DEFAULT,
-              "games": []}
+    levels = [search.DEFAULT] if args.tune else list(search.LEVELS)
+    config = {"levels": levels, "check_level": search.DEFAULT, "games": []}
     for game_id in games:
         actions = record(game_id)
         config["games"].append([game_id, actions, spread(args.moves, len(actions))])
     figures, other, emulated = run("app(free)", config, args.timeout)
-    rules = run("rules(free, 'morris', %d)" % args.playouts, {}, args.timeout)
+    rules = [], [], 0
+    if args.playouts and not args.tune:
+        trees = ["fw/a"] + ([BASE_DIR] if args.base else [])
+        rules = run("rules(free)", {"trees": trees, "games": games, "n": args.playouts},
+                    args.timeout, base_files(args.base) if args.base else None)
     by = {}
     for f in figures:
         by.setdefault(f["figure"], []).append(f)
@@ -147,14 +205,16 @@ def main(argv=None):
     print("boot: reset to the menu's first frame %s ms" % boot)
     print("free heap (KB, after a collection): " + ", ".join(
         "%s %s" % (f["at"], kb(f["free"])) for f in by["heap"]))
-    print("%-8s %-7s %5s %9s %9s %7s %9s %9s" % (
-        "game", "level", "moves", "mean s", "slowest s", "units", "peak KB", "free KB"))
+    print("%-8s %-7s %5s %9s %9s %7s %8s %9s %9s" % (
+        "game", "level", "moves", "mean s", "slowest s", "units", "units/s", "peak KB",
+        "free KB"))
     peak = 0
     for f in by.get("move", []):
         peak = max(peak, f["peak_alloc"])
-        print("%-8s %-7s %5d %9.3f %9.3f %7.0f %9s %9s" % (
+        print("%-8s %-7s %5d %9.3f %9.3f %7.0f %8.0f %9s %9s" % (
             f["game"], f["level"], f["moves"], f["mean_us"] / 1e6, f["max_us"] / 1e6,
-            f["units"] / max(1, f["moves"]), kb(f["peak_alloc"]), kb(total - f["peak_alloc"])))
+            f["units"] / max(1, f["moves"]), f["units"] * 1e6 / max(1, f["mean_us"] * f["moves"]),
+            kb(f["peak_alloc"]), kb(total - f["peak_alloc"])))
     for f in by.get("frame", []):
         print("frame %-8s render %.1f ms (slowest %.1f), WS2812 write %.1f ms (slowest %.1f), "
               "%d frames" % (f["game"], f["render_us"] / 1e3, f["render_max_us"] / 1e3,
@@ -162,10 +222,16 @@ def main(argv=None):
     for f in by.get("agree", []):
         print("%s: the device's %s action is CPython's at %d of %d plies"
               % (f["game"], f["level"], f["same"], f["of"]))
-    for line in rules[1]:
-        if line.startswith("games "):
-            n, ms = int(line.split()[1]), int(line.split()[5])
-            print("Morris random games: %d in %d ms, %.2f games/s" % (n, ms, n * 1000.0 / ms))
+    rates = playout_rates(rules[0], rules[1])
+    for game_id in games if rates else ():
+        ours, plies = rates["fw/a", game_id]
+        text = "%-8s random games/s %.2f (%.0f plies a game, %.0f plies/s)" % (
+            game_id, ours, plies, ours * plies)
+        if (BASE_DIR, game_id) in rates:
+            base, base_plies = rates[BASE_DIR, game_id]
+            text += "; rules of %s %.2f games/s (%.0f plies): speedup per ply %.2fx" % (
+                args.base, base, base_plies, ours * plies / (base * base_plies))
+        print(text)
     default = [f for f in by.get("move", []) if f["level"] == search.DEFAULT]
     print("targets (%s):" % TARGETS)
     print("  slowest default-level move %.3f s, worst mean %.3f s; boot %s ms; errors %d; "
@@ -173,6 +239,15 @@ def main(argv=None):
               max(f["max_us"] for f in default) / 1e6 if default else 0,
               max(f["mean_us"] for f in default) / 1e6 if default else 0, boot,
               len(by.get("error", [])), kb(total - peak)))
+    if args.tune:
+        print("budgets of the %s level meeting the targets with a margin of %.0f%% (the "
+              "companions' NODES; easy and hard in proportion):" % (
+                  search.DEFAULT, 100 * (1 - MARGIN)))
+        for f in default:
+            now, new = tuned(f["game"], f)
+            nodes = getattr(search.load_ai(f["game"]), "NODES", search.NODES)
+            print("  %-8s %d -> %d: NODES = (%s)" % (f["game"], now, new, ", ".join(
+                str(max(1, n * new // now)) for n in nodes)))
     return 1 if by.get("error") else 0
 
 

@@ -143,10 +143,21 @@ def app(free_at_main):
     print(END)
 
 
-def rules(free_at_main, game_id, n):
-    """n random games of game_id, the rules alone (tests/bench/playouts.py)."""
+def rules(free_at_main):
+    """Random games of each game of bench.json with the rules of each of its folders in turn
+    (the app's, then an earlier revision's): tests/bench/playouts.py's line after a
+    {"figure": "playouts"} line naming the game and the folder."""
     import playouts
 
     _report(free_at_main)
-    playouts.main(game_id, n, "fw/a")
+    with open("bench.json") as f:
+        config = json.load(f)
+    for tree in config["trees"]:
+        for game_id in config["games"]:
+            figure("playouts", {"game": game_id, "tree": tree})
+            playouts.main(game_id, config["n"], tree)
+            sys.path.remove(tree)  # playouts put it first: the next folder's rules come
+            for name in [m for m in sys.modules if m.startswith("shared_rules")]:
+                del sys.modules[name]  # from their own folder
+            gc.collect()
     print(END)

@@ -332,3 +332,13 @@ def test_rhombus_evaluation_counts_as_the_rules_do():
             assert ai.scores(g) == (h.score(0), h.score(1)), g.position()
             acts = g.legal()
             g.play(acts[r.below(len(acts))])
+
+
+def test_morris_mobility_counts_by_the_rules_adjacency():
+    ai = search.load_ai("morris")
+    r = Rng(11)
+    for _ in range(300):
+        own = r.below(4096) | r.below(4096) << 12
+        empty = (r.below(4096) | r.below(4096) << 12) & ~own
+        slow = sum(1 for i in range(24) if own >> i & 1 and morris._ADJ[i] & empty)
+        assert ai._movable(own, empty) == slow, (own, empty)
