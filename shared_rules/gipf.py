@@ -190,6 +190,10 @@ def _crosses(r1, r2):
     return False
 
 
+_FULL = b"\x00"  # a full line's room; find() takes bytes on every MicroPython (an int: not
+# on the rp2 port's v1.28, whose bytearray.find() refuses it)
+
+
 class Game(_Game):
     ID = ID
     OPTIONS = (("handicap", (0, 0)),)
@@ -446,11 +450,11 @@ class Game(_Game):
         # every push but the two rays of each full line (a push needs an empty spot on its
         # line): the few full lines found by find() rather than 42 rays tested in turn
         room, out = self._room, _ALL_RAYS[:]
-        l = room.find(0)
+        l = room.find(_FULL)
         while l >= 0:
             out.remove(_LINE_RAYS[2 * l])
             out.remove(_LINE_RAYS[2 * l + 1])
-            l = room.find(0, l + 1)
+            l = room.find(_FULL, l + 1)
         return out
 
     def _is_legal(self, a):
