@@ -16,7 +16,7 @@ from array import array
 
 from shared_rules.rhombus import LINE, score_counts
 
-NODES = (84, 337, 2106)  # work budgets of easy, normal, hard (tests/bench/ai.py)
+NODES = (133, 536, 3349)  # work budgets of easy, normal, hard (tests/bench/ai.py)
 
 _NONE = 64  # rhombus._cur when no Line is under way
 
