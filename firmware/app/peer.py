@@ -238,6 +238,12 @@ class Peer:
         s = self.session()
         if s is not None and self._same(s, rec):
             return  # the echo of this board's own
+        if (s is not None and s.game.plies() == 0 and self.id is not None
+                and AT + self.id in s.players and self.me < self.id):
+            # both boards started a game at once: as at a link, the smaller id's stands,
+            # sent again for the other board, which takes it in place of its own
+            _again(game_line(s.game_id, s.options, s.players, ""))
+            return
         s = None  # not held while the game on screen is let go of for this one
         self.app.command({"cmd": "new", "game": rec.get("game"), "players": players,
                           "options": rec.get("options") or {}})

@@ -88,9 +88,11 @@ class Relay:
         self.pump()
 
     def pump(self):
-        moved = True
+        moved, lines = True, 0
         while moved:
             moved = False
+            lines += 1
+            assert lines < 200, "the boards never settle: they answer each other for ever"
             for i in (0, 1):
                 src, dst = self.boards[i], self.boards[1 - i]
                 while self.seen[i] < len(src.out):
@@ -323,4 +325,19 @@ def test_setup_on_a_linked_board_chooses_who_begins_and_the_other_board_follows(
         with a:
             a.app.screen.tick(0)  # no device thinks for the other board's side
         assert a.session().game.plies() == 0
+    linked(go)
+
+
+def test_two_games_started_at_once_become_one():
+    def go(a, b, relay):
+        a.line({"cmd": "new", "game": "morris", "players": [AT + a.id, AT + b.id]})
+        b.line({"cmd": "new", "game": "mixtour", "players": [AT + a.id, AT + b.id]})
+        relay.pump()  # the two game records cross
+        smaller = a if a.id < b.id else b
+        sa, sb = a.session(), b.session()
+        assert sa.game_id == sb.game_id == smaller.session().game_id
+        assert sa.game_id == ("morris" if smaller is a else "mixtour")
+        play_random(a, b, relay, seeded(9), max_plies=6)
+        assert not a.errors() and not b.errors()
+        assert a.session().game.plies() == b.session().game.plies() == 6
     linked(go)
