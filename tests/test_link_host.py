@@ -45,9 +45,14 @@ class ScriptedBoard:
         self.pending = b""
 
     def unplug(self):
+        """As a board unplugged: its pty gone, and its name too (as udev removes the
+        /dev/serial/by-id link), so that a host trying it again meanwhile cannot open the
+        pty of the same number that another test makes next."""
         os.close(self.master)
         os.close(self.slave)
         self.master = None
+        if os.path.lexists(self.path):
+            os.unlink(self.path)
 
     def write(self, line):
         """One line, the board's: a dict or the bytes themselves."""
