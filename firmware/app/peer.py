@@ -11,7 +11,7 @@ import os
 from binascii import hexlify
 from hashlib import sha256
 
-from shared_rules.record import MAX_LINE, check_json, game_line
+from shared_rules.record import MAX_LINE, check_json, game_line, options
 
 from app import journal, link
 from app.session import AT, at_board
@@ -177,7 +177,7 @@ class Peer:
             why = rec.get("why")
             self.halt("the other board: %s" % (why if type(why) is str else "?")[:MAX_WHY],
                       tell=False)
-        elif kind in ("end", "hello"):
+        elif kind == "end":
             pass  # each board's own rules end the game
         elif kind == "game":
             self._game(rec)
@@ -384,8 +384,6 @@ class Peer:
             self.app.screen.changed()
 
     def _same(self, s, rec):
-        from shared_rules.record import options
-
         return (rec.get("game") == s.game_id and rec.get("players") == list(s.players)
                 and options(rec.get("options") or {}) == s.options)
 
