@@ -54,18 +54,6 @@ MILLS = (
     0x000007, 0x00001c, 0x000070, 0x0000c1, 0x000700, 0x001c00, 0x007000, 0x00c100,
     0x020202, 0x070000, 0x080808, 0x1c0000, 0x202020, 0x700000, 0x808080, 0xc10000,
 )
-# Zobrist keys (below 2^30) for a stone of player p on point i, at [p*24 + i]:
-_Z = (
-    852656806, 635112687, 1023442532, 506743317, 565666770, 868129067,
-    915592816, 1055483825, 584910270, 705052455, 928812348, 361047309,
-    596464746, 970980067, 855404232, 344776233, 977206230, 319785055,
-    364644116, 989966085, 88172546, 799695771, 907780640, 494695329,
-    573097198, 831768727, 1025395692, 118081533, 704249498, 230208339,
-    290836600, 231082009, 504807686, 17555407, 279886788, 926502901,
-    837384242, 188860939, 620517840, 141786001, 491868190, 726445575,
-    1061467804, 501753581, 600716490, 429426627, 97295912, 655011337,
-)
-_Z_SIDE = 1013764662
 
 
 _BIT = {1 << i: i for i in range(24)}  # point of a one-bit mask
@@ -139,17 +127,19 @@ class Game(_Game):
         self._p = 0  # the side to act, also once the game is over
         self._pending = 0  # removals still owed by the side to act
         # Per action, in bytearrays (a list of ints costs 8 bytes an item on a 64-bit port and
-        # doubles as it grows): 3 bytes of the action and what undo cannot derive from it,
-        # a | owed << 10 | p << 12 | ban << 13 (removals owed, the mover, the mover's ban,
-        # all before it); and 2 bytes of the key of the position after it (play_unchecked) if
-        # that position can repeat, else zeros.
+        # doubles as it grows): 2 bytes of the action and what undo cannot derive from it,
+        # a | owed << 10 | p << 12 (removals owed and the mover, before it); and 2 bytes of
+        # the key of the position after it (play_unchecked) if that position can repeat,
+        # else zeros.  With no_immediate_returns, each move also keeps the mover's ban
+        # before it, 2 bytes in _bans (without the option every ban is 0: no bytes a ply).
         self._hist = bytearray()
         self._keys = bytearray()
+        self._bans = bytearray()
         self._key = bytearray(2)  # play_unchecked's scratch for a key
-        # The plies of the placements and removals: no position before the last of them can
-        # come back, so the repetition test looks at the keys since then only.
-        self._fixed = []
-        self._z = 0  # Zobrist hash of the two boards
+        # Where in _keys each placement and removal wrote (0 first, for the start): no
+        # position before the last of them can come back, so the repetition test looks at
+        # the keys since then only.
+        self._fixed = [0]
 
     def _check_option(self, name, value):
         return self._check_bool(name, value)
@@ -179,13 +169,13 @@ class Game(_Game):
 
     def actions(self):
         h = self._hist
-        return [(h[i] | h[i + 1] << 8) & 1023 for i in range(0, len(h), 3)]
+        return [(h[i] | h[i + 1] << 8) & 1023 for i in range(0, len(h), 2)]
 
     def plies(self):
-        return len(self._hist) // 3
+        return len(self._hist) >> 1
 
     def last(self, back=1):
-        h, i = self._hist, len(self._hist) - 3 * back
+        h, i = self._hist, len(self._hist) - 2 * back
         return (h[i] | h[i + 1] << 8) & 1023 if back > 0 and i >= 0 else None
 
     # -- rules -----------------------------------------------------------------------------
@@ -209,8 +199,6 @@ class Game(_Game):
         fly = self._men[p] == 3
         if fly:
             to = [t for t in range(24) if empty >> t & 1]  # every empty point, lowest first
-        else:
-            own &= _next_to(empty)  # only the stones that can step
         out = []
         append = out.append
         while own:  # each stone, lowest bit first
@@ -265,16 +253,14 @@ class Game(_Game):
         p = self._p
         q = 1 - p
         hist = self._hist
-        h = a | self._pending << 10 | p << 12 | self._ban[p] << 13
+        h = a | self._pending << 10 | p << 12
         hist.append(h & 255)
-        hist.append(h >> 8 & 255)
-        hist.append(h >> 16)
+        hist.append(h >> 8)
         board = self._board
         men = self._men
         if a >= REMOVE:
-            self._fixed.append(len(hist) // 3 - 1)
+            self._fixed.append(len(hist) - 2)
             board[q] &= ~(1 << (a - REMOVE))
-            self._z ^= _Z[q * 24 + a - REMOVE]
             men[q] -= 1
             self._pending -= 1
             if men[q] + self._hand[q] < 3:
@@ -288,18 +274,19 @@ class Game(_Game):
                 return
         else:
             if a < MOVE:
-                self._fixed.append(len(hist) // 3 - 1)
+                self._fixed.append(len(hist) - 2)
                 t = a
                 board[p] |= 1 << t
-                self._z ^= _Z[p * 24 + t]
                 self._hand[p] -= 1
                 men[p] += 1
             else:
                 f = (a - MOVE) // 24
                 t = a - MOVE - f * 24
                 board[p] ^= 1 << f | 1 << t
-                self._z ^= _Z[p * 24 + f] ^ _Z[p * 24 + t]
                 if self._no_returns:
+                    ban = self._ban[p]
+                    self._bans.append(ban & 255)
+                    self._bans.append(ban >> 8)
                     self._ban[p] = MOVE + t * 24 + f
             own = board[p]
             m = _MILLS_AT[2 * t]
@@ -319,24 +306,23 @@ class Game(_Game):
             keys.extend(_NO_KEY)
             return
         # Equal keys are a fast necessary test (bytearray.count runs in C); the walk back
-        # decides exactly.  Only a record's first byte has the top bit set, so a match can
-        # never straddle two records.  The key is written into the game's own 2 bytes: a
-        # new bytes object per turn would be garbage on the device.  14 bits of the hash are
-        # enough: a false match only costs a walk, one in 16384 positions of the stretch.
-        ban = self._ban
-        key = self._z ^ (_Z_SIDE if q else 0) ^ (ban[0] << 10 | ban[1])
+        # decides exactly, side and bans too.  Only a record's first byte has the top bit
+        # set, so a match can never straddle two records.  The key is written into the
+        # game's own 2 bytes: a new bytes object per turn would be garbage on the device.
+        # A hash of the boards alone, modulo a prime below 2^14, is enough: a false match
+        # only costs a walk, one in 16381 positions of the stretch.
+        key = (board[0] ^ board[1] << 5) % 16381
         k = self._key
         k[0] = 128 | key & 127
-        k[1] = key >> 7 & 127
+        k[1] = key >> 7
         keys.extend(k)
-        fixed = self._fixed
-        if keys.count(k, fixed[-1] * 2 if fixed else 0) >= 2 and self._repetitions() >= 3:
+        if keys.count(k, self._fixed[-1]) >= 2 and self._repetitions() >= 3:
             self._result = (None, REPETITION)
             return
         # The point the turn emptied (a placement empties none): the side to act can step
         # there from next to it, which most often settles at once that he is not blocked.
         freed = a - REMOVE if a >= REMOVE else f if a >= MOVE else -1
-        if (freed < 0 or ban[q] or not _ADJ[freed] & board[q]) and not self._has_move(q):
+        if (freed < 0 or self._ban[q] or not _ADJ[freed] & board[q]) and not self._has_move(q):
             self._result = (p, BLOCKED)
 
     def _repetitions(self):
@@ -345,42 +331,44 @@ class Game(_Game):
         boards; this keeps no table of past positions, which would outgrow a small heap."""
         b0, b1 = self._board
         ban = self._ban[:]
-        hist = self._hist
+        hist, bans = self._hist, self._bans
+        j = len(bans)  # the bans kept by the moves walked back so far end here
         seen = 1
-        i = len(hist) - 3
+        i = len(hist) - 2
         while i >= 0:
-            h = hist[i] | hist[i + 1] << 8 | hist[i + 2] << 16
+            h = hist[i] | hist[i + 1] << 8
             a = h & 1023
             if a < MOVE or a >= REMOVE:
                 break
-            p = h >> 12 & 1
+            p = h >> 12
             f = (a - MOVE) // 24
             t = a - MOVE - f * 24
             if p:
                 b1 ^= 1 << f | 1 << t
             else:
                 b0 ^= 1 << f | 1 << t
-            ban[p] = h >> 13
+            if self._no_returns:
+                j -= 2
+                ban[p] = bans[j] | bans[j + 1] << 8
             if (p == self._p and b0 == self._board[0] and b1 == self._board[1]
                     and ban[0] == self._ban[0] and ban[1] == self._ban[1]):
                 seen += 1
-            i -= 3
+            i -= 2
         return seen
 
     def undo(self):
         hist = self._hist
         if not hist:
             raise IllegalMove("nothing to take back")
-        n = len(hist) - 3
-        h = hist[n] | hist[n + 1] << 8 | hist[n + 2] << 16
+        n = len(hist) - 2
+        h = hist[n] | hist[n + 1] << 8
         hist[n:] = b""
-        self._keys[len(self._keys) - 2:] = b""
+        self._keys[n:] = b""
         a = h & 1023
-        p = h >> 12 & 1
+        p = h >> 12
         q = 1 - p
         self._p = p
         self._pending = h >> 10 & 3
-        self._ban[p] = h >> 13
         self._result = None
         board = self._board
         if a < MOVE or a >= REMOVE:
@@ -388,17 +376,19 @@ class Game(_Game):
         if a >= REMOVE:
             board[q] |= 1 << (a - REMOVE)
             self._men[q] += 1
-            self._z ^= _Z[q * 24 + a - REMOVE]
         elif a < MOVE:
             board[p] &= ~(1 << a)
             self._men[p] -= 1
             self._hand[p] += 1
-            self._z ^= _Z[p * 24 + a]
         else:
             f = (a - MOVE) // 24
             t = a - MOVE - f * 24
             board[p] ^= 1 << f | 1 << t
-            self._z ^= _Z[p * 24 + f] ^ _Z[p * 24 + t]
+            if self._no_returns:
+                bans = self._bans
+                j = len(bans) - 2
+                self._ban[p] = bans[j] | bans[j + 1] << 8
+                bans[j:] = b""
 
     def copy(self):
         g = Game(**self.options)
@@ -410,8 +400,8 @@ class Game(_Game):
         g._pending = self._pending
         g._hist = self._hist[:]
         g._keys = self._keys[:]
+        g._bans = self._bans[:]
         g._fixed = self._fixed[:]
-        g._z = self._z
         g._result = self._result
         g._start = self._start
         return g
@@ -513,12 +503,8 @@ class Game(_Game):
             bans.append(a)
         self._board, self._hand, self._men, self._ban = board, hand, men, bans
         self._p, self._pending = p, pending
-        self._hist, self._keys, self._result = bytearray(), bytearray(), None
-        self._fixed = []
-        self._z = 0
-        for i in range(48):
-            if board[i // 24] >> i % 24 & 1:
-                self._z ^= _Z[i]
+        self._hist, self._keys, self._bans = bytearray(), bytearray(), bytearray()
+        self._fixed, self._result = [0], None
         self._start = self.position()
         if short[q]:  # the removal that left him short ended the game (removals may be owed)
             self._result = (p, MEN)
