@@ -75,12 +75,13 @@ def neighbours(i):
 
 
 def _in_mills(board):
-    """Mask of the stones of `board` that stand in a complete mill."""
-    inside = 0
-    for m in MILLS:
-        if board & m == m:
-            inside |= m
-    return inside
+    """Mask of the stones of `board` that stand in a complete mill, bit-parallel: a side
+    mill is three points from an even k round a ring (the last wraps to k = 0), a cross mill
+    the odd k of all three rings."""
+    side = board & board >> 1 & (board >> 2 & 0x151515 | board << 6 & 0x404040)
+    side |= side << 1 | (side & 0x3F3F3F) << 2 | side >> 6 & 0x010101
+    cross = board & board >> 8 & board >> 16 & 0xAA
+    return side | cross | cross << 8 | cross << 16
 
 
 def _refuse(field, why, text):

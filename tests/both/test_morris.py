@@ -105,6 +105,24 @@ def test_double_mill_by_moving_is_impossible():
             assert any(m >> j & 1 for m in mills)
 
 
+def test_stones_in_mills_bit_parallel():
+    # _in_mills (shifts over the rings) against the mills one by one, on every union of two
+    # mills and on boards of a fixed pseudo-random sequence
+    def in_mills(board):
+        inside = 0
+        for m in morris.MILLS:
+            if board & m == m:
+                inside |= m
+        return inside
+    boards = [m | m2 for m in morris.MILLS for m2 in morris.MILLS]
+    x = 12345
+    for _ in range(2000):
+        x = (x * 1103515245 + 12345) & 0x3FFFFFFF
+        boards.append(x & 0xFFFFFF | x >> 6 & 0xFFFFFF)
+    for board in boards:
+        assert morris._in_mills(board) == in_mills(board), hex(board)
+
+
 def test_moving_into_a_mill_takes_one():
     g = game(red=("a1", "d1", "g4", "b6"), green=("b2", "f2", "f4", "e5"), side=0)
     g.play("g4-g1")
