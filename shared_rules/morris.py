@@ -74,6 +74,16 @@ def neighbours(i):
     return [t for t in range(24) if _ADJ[i] >> t & 1]
 
 
+def _points(mask, offset):
+    """The points of `mask`, lowest first, each plus `offset` (an action's range)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        out.append(offset + _BIT[low])
+    return out
+
+
 def _in_mills(board):
     """Mask of the stones of `board` that stand in a complete mill, bit-parallel: a side
     mill is three points from an even k round a ring (the last wraps to k = 0), a cross mill
@@ -192,14 +202,14 @@ class Game(_Game):
         board = self._board
         if self._pending:
             free = self._removable()
-            return [REMOVE + s for s in range(24) if free >> s & 1]
+            return _points(free, REMOVE)
         empty = _FULL & ~(board[0] | board[1])
         if self._hand[p]:
-            return [s for s in range(24) if empty >> s & 1]
+            return _points(empty, 0)
         own = board[p]
         fly = self._men[p] == 3
         if fly:
-            to = [t for t in range(24) if empty >> t & 1]  # every empty point, lowest first
+            to = _points(empty, 0)  # every empty point, lowest first
         out = []
         append = out.append
         while own:  # each stone, lowest bit first
