@@ -191,22 +191,22 @@ class Game(_Game):
     def _fits(self, a):
         """Whether move a may be played, the reversal ban aside: its squares on a line, as
         far apart as the target is high, nothing between, the pieces there to move."""
-        r = (a - _MOVE) % _PAIRS  # no divmod: its tuples are garbage on the device
-        f, t = r // 25, r % 25
+        # Few names (a reused): a frame above 11 words goes on the heap at every call.
         b = self._b
-        dx, dy = t % 5 - f % 5, t // 5 - f // 5
-        d = dx if dx > 0 else -dx  # the distance, if f and t are on a line
-        if d != dy and d != -dy and dx and dy:
+        a -= _MOVE
+        f = a % _PAIRS // 25
+        t = a % 25
+        d = b[t] & 7  # the distance the target's height asks for
+        if not d or f == t or b[f] & 7 <= a // _PAIRS:
             return False
-        if not d:
-            d = dy if dy > 0 else -dy
-        if b[f] & 7 <= (a - _MOVE) // _PAIRS or b[t] & 7 != d:
+        a = t % 5 - f % 5  # files apart, then ranks apart: each 0 or d on a line
+        if a and a != d and a != -d:
             return False
-        step = (t - f) // d
-        for k in range(1, d):
-            if b[f + k * step]:
-                return False
-        return True
+        a = t // 5 - f // 5
+        if a and a != d and a != -d:
+            return False
+        a = (t - f) // d  # the step; at most three squares lie between
+        return d < 2 or not (b[f + a] or d > 2 and (b[f + a + a] or d > 3 and b[t - a]))
 
     def _moves(self, out):
         """Append every legal move to out (by direction in _STEP's order, then distance, then
@@ -292,8 +292,11 @@ class Game(_Game):
                 hist[-1] |= _FRESH
                 self._seen.clear()
             else:
-                n, r = divmod(a - _MOVE, _PAIRS)
-                f, t = divmod(r, 25)
+                r = a - _MOVE  # no divmod: its tuples are garbage on the device
+                n = r // _PAIRS
+                r -= n * _PAIRS
+                f = r // 25
+                t = r - f * 25
                 n += 1
                 fv = b[f]
                 keep = (fv & 7) - n
@@ -395,8 +398,11 @@ class Game(_Game):
             masks[1] ^= 1 << a
             self._res[p] += 1
         elif a != PASS:
-            n, r = divmod(a - _MOVE, _PAIRS)
-            f, t = divmod(r, 25)
+            r = a - _MOVE
+            n = r // _PAIRS
+            r -= n * _PAIRS
+            f = r // 25
+            t = r - f * 25
             n += 1
             tv = b[t]
             if tv:
