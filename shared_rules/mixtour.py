@@ -55,18 +55,19 @@ SQUARES = ("a1", "b1", "c1", "d1", "e1", "a2", "b2", "c2", "d2", "e2",
 _STEP = (1, -1, 5, -5, 6, -4, 4, -6)  # E W N S NE SE NW SW as square index steps
 
 _FULL = const(0x1FFFFFF)  # the 25 squares
-# Per direction (in _STEP's order), four ints: the squares that have a neighbour that way;
-# the shifts that take a mask one step that way (one of the two is 0: ints stay below 2^25);
-# and the step.  One flat tuple: a tuple of tuples is built by code at import, 2K of heap more.
+# Per direction (in _STEP's order), three ints: the squares that have a neighbour that way,
+# and the shifts that take a mask one step that way (one of the two is 0: ints stay below
+# 2^25; their difference is the step).  One flat tuple: a tuple of tuples is built by code at
+# import, 2K of heap more.
 _DIRECTIONS = (
-    0xF7BDEF, 1, 0, 1,       # E
-    0x1EF7BDE, 0, 1, -1,     # W
-    0xFFFFF, 5, 0, 5,        # N
-    0x1FFFFE0, 0, 5, -5,     # S
-    0x7BDEF, 6, 0, 6,        # NE
-    0xF7BDE0, 0, 4, -4,      # SE
-    0xF7BDE, 4, 0, 4,        # NW
-    0x1EF7BC0, 0, 6, -6,     # SW
+    0xF7BDEF, 1, 0,       # E
+    0x1EF7BDE, 0, 1,      # W
+    0xFFFFF, 5, 0,        # N
+    0x1FFFFE0, 0, 5,      # S
+    0x7BDEF, 6, 0,        # NE
+    0xF7BDE0, 0, 4,       # SE
+    0xF7BDE, 4, 0,        # NW
+    0x1EF7BC0, 0, 6,      # SW
 )
 # The square of a one-bit mask: 2^i % 37 differs for every i < 36 (2 generates the units
 # mod 37), so one small table stands in for a loop or a dict (255: no square).
@@ -106,9 +107,105 @@ def _count_red(c, h):
     return reds
 
 
+# The rules' private helpers are functions, not methods: MicroPython grows a class's dict only
+# when it is full and looks every method call on a game up there (after missing it among the
+# instance's attributes), and on the emulated RP2040 such a lookup took ~14 us with 38 names in
+# 47 slots and ~20 us, ~23 us missed, with 36 in 37; Game now has 32 names in 37 slots.
+
+
+def _fits(b, a):
+    """Whether move a may be played on board b, the reversal ban aside: its squares on a line,
+    as far apart as the target is high, nothing between, the pieces there to move."""
+    # Few names (a reused): a frame above 11 words goes on the heap at every call.
+    a -= _MOVE
+    f = a % _PAIRS // 25
+    t = a % 25
+    d = b[t] & 7  # the distance the target's height asks for
+    if not d or f == t or b[f] & 7 <= a // _PAIRS:
+        return False
+    a = t % 5 - f % 5  # files apart, then ranks apart: each 0 or d on a line
+    if a and a != d and a != -d:
+        return False
+    a = t // 5 - f // 5
+    if a and a != d and a != -d:
+        return False
+    a = (t - f) // d  # the step; at most three squares lie between
+    return d < 2 or not (b[f + a] or d > 2 and (b[f + a + a] or d > 3 and b[t - a]))
+
+
+def _key(g):
+    """The repetition key of g's position: the board, the side to act and the restriction."""
+    b, ban = g._b, g._ban
+    b[25] = ban >> 8 | g._p << 4
+    b[26] = ban & 255
+    return bytes(b)
+
+
+def _count(g, by):
+    """Add by (1 or -1) to the count of g's position in its stretch."""
+    key, seen = _key(g), g._seen
+    n = seen.get(key, 0) + by
+    if n:
+        seen[key] = n
+    else:
+        del seen[key]
+
+
+def _back(g):
+    """Take back g's last action, the counts aside."""
+    hist = g._hist
+    info = pop(hist)
+    a = pop(hist)
+    p = 1 - g._p
+    g.to_move = g._p = p
+    g._ban = info & 4095
+    g._passed = info >> 12 & 1
+    g._result = None
+    b, masks = g._b, g._masks
+    if a < _MOVE:
+        b[a] = 0
+        masks[0] ^= 1 << a
+        masks[1] ^= 1 << a
+        g._res[p] += 1
+    elif a != PASS:
+        a -= _MOVE
+        n = a // _PAIRS + 1
+        f = a % _PAIRS // 25
+        t = a % 25
+        tv = b[t]
+        if tv:
+            th = tv & 7
+            keep = th - n
+            moved = tv >> (3 + keep)
+            b[t] = keep | (tv >> 3 & ((1 << keep) - 1)) << 3
+            masks[th] ^= 1 << t
+            masks[keep] ^= 1 << t
+        else:  # the move scored: rebuild the stack it removed
+            d = distance(f, t)
+            h = d + n
+            c = info >> 14 & 255
+            reds = _count_red(c, h)
+            g._res[1] -= reds
+            g._res[0] -= h - reds
+            g._score[c >> (h - 1) & 1] -= 1
+            b[t] = d | (c & ((1 << d) - 1)) << 3
+            masks[0] ^= 1 << t
+            masks[d] ^= 1 << t
+            moved = c >> d
+        fv = b[f]
+        fh = fv & 7
+        b[f] = (fh + n) | (fv >> 3 | moved << fh) << 3
+        masks[fh] ^= 1 << f
+        masks[fh + n] ^= 1 << f
+
+
 class Game(_Game):
     ID = ID
     OPTIONS = (("points_to_win", 1),)
+    # The base's methods called on every ply (random games, the search), bound here too so
+    # that their lookups end in this class rather than after missing it.
+    play = _Game.play
+    result = _Game.result
 
     def __init__(self, **options):
         _Game.__init__(self, **options)
@@ -118,11 +215,15 @@ class Game(_Game):
         self._res = [PIECES, PIECES]
         self._score = [0, 0]
         self._p = 0  # the side to act, also once the game is over
+        # The API's to_move (None once the game is over) as a plain attribute, kept in step
+        # with _p and _result: a property in the class would make MicroPython look every
+        # attribute stored on the instance up in the class first (~30 us on the RP2040).
+        self.to_move = 0
         self._ban = 0  # the move the side to act may not make (the reversal), 0: none
         self._passed = 0  # 1 when the last action was a pass
         self._hist = history()  # flat: action, packed state before it, ...
         self._seen = {}  # repetition counts in this stretch: position key -> occurrences
-        self._count_position()
+        _count(self, 1)
 
     def _check_option(self, name, value):
         if (value is True or value is False or not isinstance(value, int)
@@ -130,10 +231,6 @@ class Game(_Game):
             raise OptionError("option points_to_win must be an integer from 1 to %d, not %r"
                               % (MAX_POINTS, value))
         return value
-
-    @property
-    def to_move(self):
-        return None if self._result is not None else self._p
 
     # -- what a display needs ---------------------------------------------------------------
     def height(self, i):
@@ -167,14 +264,14 @@ class Game(_Game):
         if self._result is not None or not 1 <= n <= 4:
             return []
         ban = self._ban
-        return [t for t in range(25) if move(f, n, t) != ban and self._fits(move(f, n, t))]
+        return [t for t in range(25) if move(f, n, t) != ban and _fits(self._b, move(f, n, t))]
 
     def banned_targets(self, f, n):
         """Squares the top n pieces of square f could reach but for the reversal ban."""
         ban = self._ban
         if self._result is not None or not ban or not 1 <= n <= 4:
             return []
-        return [t for t in range(25) if move(f, n, t) == ban and self._fits(ban)]
+        return [t for t in range(25) if move(f, n, t) == ban and _fits(self._b, ban)]
 
     def actions(self):
         hist = self._hist
@@ -188,73 +285,55 @@ class Game(_Game):
         return self._hist[i] if back > 0 and i >= 0 else None
 
     # -- rules -----------------------------------------------------------------------------
-    def _fits(self, a):
-        """Whether move a may be played, the reversal ban aside: its squares on a line, as
-        far apart as the target is high, nothing between, the pieces there to move."""
-        r = (a - _MOVE) % _PAIRS  # no divmod: its tuples are garbage on the device
-        f, t = r // 25, r % 25
-        b = self._b
-        dx, dy = t % 5 - f % 5, t // 5 - f // 5
-        d = dx if dx > 0 else -dx  # the distance, if f and t are on a line
-        if d != dy and d != -dy and dx and dy:
-            return False
-        if not d:
-            d = dy if dy > 0 else -dy
-        if b[f] & 7 <= (a - _MOVE) // _PAIRS or b[t] & 7 != d:
-            return False
-        step = (t - f) // d
-        for k in range(1, d):
-            if b[f + k * step]:
-                return False
-        return True
-
-    def _moves(self, out):
-        """Append every legal move to out (by direction in _STEP's order, then distance, then
-        the square moved onto, then pieces); with out None, only say whether one exists."""
-        masks, b, ban = self._masks, self._b, self._ban
+    def legal(self):
+        """Entries, then moves by direction in _STEP's order, then distance, then the square
+        moved onto, then pieces; or the pass when there is neither."""
+        if self._result is not None:
+            return []
+        masks, b = self._masks, self._b
+        # Room for most positions' actions at once: grown from empty it doubles to 128 items
+        # past 64, a kilobyte in one piece (what the smallest heap ran out of).
+        out = [0] * 36
+        del out[:]  # keeps the room
+        add = out.append
         empty = masks[0]
+        square = _SQUARE_OF
+        if self._res[self._p]:
+            e = empty
+            while e:  # lowest square first
+                low = e & -e
+                e ^= low
+                add(square[low % 37])
         stacks = _FULL ^ empty
         dirs = _DIRECTIONS
-        for i in range(0, 32, 4):
-            pre, up = dirs[i], dirs[i + 1]  # pairs: four at once would build a tuple
-            down, step = dirs[i + 2], dirs[i + 3]
+        for i in range(0, 24, 3):
+            pre, up = dirs[i], dirs[i + 1]  # pairs: three at once would build a tuple
+            down = dirs[i + 2]
             # All stacks at once: the squares k steps away along open squares; those that
             # hold a stack k high are targets (the first stack on a line ends it).
             reach = (stacks & pre) << up >> down
             k = 1
             while reach:
                 hits = reach & masks[k]
+                back = k * (up - down)  # from a target to the stack that reaches it
                 while hits:
                     low = hits & -hits
                     hits ^= low
-                    t = _SQUARE_OF[low % 37]
-                    f = t - k * step
-                    a = _MOVE + f * 25 + t
-                    for _ in range(b[f] & 7):
-                        if a != ban:
-                            if out is None:
-                                return True
-                            out.append(a)
-                        a += _PAIRS
+                    t = square[low % 37]
+                    a = _MOVE + (t - back) * 25 + t
+                    h = b[t - back] & 7
+                    add(a)
+                    if h > 1:
+                        add(a + _PAIRS)
+                        if h > 2:
+                            add(a + 2 * _PAIRS)
+                            if h > 3:
+                                add(a + 3 * _PAIRS)
                 reach = (reach & empty & pre) << up >> down
                 k += 1
-        return False
-
-    def _can_enter(self):
-        return self._res[self._p] > 0 and self._masks[0] != 0
-
-    def legal(self):
-        if self._result is not None:
-            return []
-        if self._res[self._p]:
-            b = self._b
-            out = [i for i in range(25) if not b[i]]
-        else:
-            out = []
-        self._moves(out)
-        if not out:
-            out.append(PASS)
-        return out
+        if self._ban:  # always among the moves found: a reversal is banned only when possible
+            out.remove(self._ban)
+        return out or [PASS]
 
     def _is_legal(self, a):
         if self._result is not None or not 0 <= a < _END:
@@ -262,10 +341,10 @@ class Game(_Game):
         if a < _MOVE:
             return self._res[self._p] > 0 and self._b[a] == 0
         if a == PASS:
-            return not self._can_enter() and not self._moves(None)
+            return self.legal() == [PASS]
         if a == self._ban:
             return False
-        return self._fits(a)
+        return _fits(self._b, a)
 
     def play_unchecked(self, a):
         # history per action: the action, then the restriction before it (12 bits) | the pass
@@ -273,12 +352,14 @@ class Game(_Game):
         p, b = self._p, self._b
         hist = self._hist
         hist.append(a)
-        hist.append(self._ban | self._passed << 12)
-        self._p = 1 - p
+        hist.append(self._ban | self._passed << 12 | _COUNTED)  # unset if the game ends here
+        self.to_move = self._p = 1 - p
         self._ban = 0
         if a == PASS:
             if self._passed:
                 self._result = (None, DOUBLE_PASS)
+                self.to_move = None
+                hist[-1] ^= _COUNTED
                 return
             self._passed = 1
         else:
@@ -292,9 +373,10 @@ class Game(_Game):
                 hist[-1] |= _FRESH
                 self._seen.clear()
             else:
-                n, r = divmod(a - _MOVE, _PAIRS)
-                f, t = divmod(r, 25)
-                n += 1
+                a -= _MOVE  # no divmod: its tuples are garbage on the device
+                n = a // _PAIRS + 1
+                f = a % _PAIRS // 25
+                t = a % 25
                 fv = b[f]
                 keep = (fv & 7) - n
                 moved = fv >> (3 + keep)
@@ -317,6 +399,8 @@ class Game(_Game):
                     hist[-1] |= c << 14 | _FRESH
                     if self._score[top] >= self._goal:
                         self._result = (top, POINTS)
+                        self.to_move = None
+                        hist[-1] ^= _COUNTED
                         return
                     self._seen.clear()
                 else:
@@ -324,8 +408,7 @@ class Game(_Game):
                     masks[h] ^= 1 << t
                     if keep == th:  # the exact reversal is possible: forbid it
                         self._ban = _MOVE + ((n - 1) * 25 + t) * 25 + f
-        hist[-1] |= _COUNTED
-        # _count_position(), inline: two calls less per action
+        # _count(self, 1), inline: two calls less per action
         ban = self._ban
         b[25] = ban >> 8 | (1 - p) << 4
         b[26] = ban & 255
@@ -335,94 +418,26 @@ class Game(_Game):
         seen[key] = n
         if n >= 3:
             self._result = (None, REPETITION)
-
-    def _count_position(self):
-        key = self._key()
-        n = self._seen.get(key, 0) + 1
-        self._seen[key] = n
-        return n
-
-    def _uncount_position(self):
-        key = self._key()
-        n = self._seen[key] - 1
-        if n:
-            self._seen[key] = n
-        else:
-            del self._seen[key]
-
-    def _key(self):
-        b, ban = self._b, self._ban
-        b[25] = ban >> 8 | self._p << 4
-        b[26] = ban & 255
-        return bytes(b)
+            self.to_move = None
 
     def undo(self):
         if not self._hist:
             raise IllegalMove("nothing to take back")
         info = self._hist[-1]
         if info & _COUNTED and not info & _FRESH:
-            self._uncount_position()
-        self._back()
+            _count(self, -1)
+        _back(self)
         if info & _COUNTED and info & _FRESH:
-            self._recount()
-
-    def _recount(self):
-        """Count the stretch that is current again after undoing an entry or a score."""
-        hist = self._hist
-        redo = []
-        while hist and not hist[-1] & _FRESH:
-            redo.append(hist[-2])
-            self._back()
-        self._seen.clear()
-        self._count_position()
-        while redo:
-            self.play_unchecked(redo.pop())
-
-    def _back(self):
-        """Take back the last action, the counts aside."""
-        hist = self._hist
-        info = pop(hist)
-        a = pop(hist)
-        p = 1 - self._p
-        self._p = p
-        self._ban = info & 4095
-        self._passed = info >> 12 & 1
-        self._result = None
-        b, masks = self._b, self._masks
-        if a < _MOVE:
-            b[a] = 0
-            masks[0] ^= 1 << a
-            masks[1] ^= 1 << a
-            self._res[p] += 1
-        elif a != PASS:
-            n, r = divmod(a - _MOVE, _PAIRS)
-            f, t = divmod(r, 25)
-            n += 1
-            tv = b[t]
-            if tv:
-                th = tv & 7
-                keep = th - n
-                moved = tv >> (3 + keep)
-                b[t] = keep | (tv >> 3 & ((1 << keep) - 1)) << 3
-                masks[th] ^= 1 << t
-                masks[keep] ^= 1 << t
-            else:  # the move scored: rebuild the stack it removed
-                d = distance(f, t)
-                h = d + n
-                c = info >> 14 & 255
-                reds = _count_red(c, h)
-                self._res[1] -= reds
-                self._res[0] -= h - reds
-                self._score[c >> (h - 1) & 1] -= 1
-                b[t] = d | (c & ((1 << d) - 1)) << 3
-                masks[0] ^= 1 << t
-                masks[d] ^= 1 << t
-                moved = c >> d
-            fv = b[f]
-            fh = fv & 7
-            b[f] = (fh + n) | (fv >> 3 | moved << fh) << 3
-            masks[fh] ^= 1 << f
-            masks[fh + n] ^= 1 << f
+            # an entry or a score undone: count the stretch that is current again
+            hist = self._hist
+            redo = []
+            while hist and not hist[-1] & _FRESH:
+                redo.append(hist[-2])
+                _back(self)
+            self._seen.clear()
+            _count(self, 1)
+            while redo:
+                self.play_unchecked(redo.pop())
 
     def copy(self):
         g = Game(**self.options)
@@ -431,6 +446,7 @@ class Game(_Game):
         g._res = self._res[:]
         g._score = self._score[:]
         g._p = self._p
+        g.to_move = self.to_move
         g._ban = self._ban
         g._passed = self._passed
         g._hist = self._hist[:]
@@ -562,7 +578,7 @@ class Game(_Game):
         if won and last != "-":  # the scoring move ended the game and bans nothing
             why = "none after the winning score"
         elif ban:
-            if not g._fits(ban):  # recorded only when the reversal is possible
+            if not _fits(b, ban):  # recorded only when the reversal is possible
                 why = "not possible here"
         elif last == "pass":
             g._p = 1 - p  # the one who passed had nothing else but, at most, a banned move
@@ -576,5 +592,6 @@ class Game(_Game):
         self._ban = ban
         self._hist, self._seen = history(), {}
         self._result = (won[0], POINTS) if won else None
-        self._count_position()
+        self.to_move = None if won else p
+        _count(self, 1)
         self._start = self.position()
