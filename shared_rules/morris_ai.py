@@ -5,25 +5,21 @@ _board, _hand, _men, _pending, _p) instead of calling stone_at() 24 times per po
 """
 from shared_rules.morris import MILLS, MOVE, REMOVE
 
-NODES = (47, 239, 1195)  # work budgets of easy, normal, hard (tests/bench/ai.py)
+NODES = (45, 230, 1150)  # work budgets of easy, normal, hard (tests/bench/ai.py)
 
 _FULL = 0xFFFFFF
 _BITS = bytes(bin(i).count("1") for i in range(256))  # set bits per byte
 
 
-def _near(x):
-    """The points next to a point of x.  The points go round each ring in eights
-    (morris.POINTS), the odd ones joined to the same point of the next ring: a point's
-    neighbours are one step round its ring and, at the odd ones, one ring in or out, so all
-    of them are a few shifts (no loop over the points)."""
-    return (((x << 1) & 0xFEFEFE) | ((x >> 7) & 0x010101)
-            | ((x >> 1) & 0x7F7F7F) | ((x << 7) & 0x808080)
-            | ((x << 8) & 0xAAAA00) | ((x >> 8) & 0x00AAAA))
-
-
 def _movable(own, empty):
-    """How many of the stones in own have an empty neighbour."""
-    x = own & _near(empty)
+    """How many of the stones in own have an empty neighbour.  The points go round each
+    ring in eights (morris.POINTS), the odd ones joined to the same point of the next ring:
+    a point's neighbours are one step round its ring and, at the odd ones, one ring in or
+    out, so all of empty's neighbours are a few shifts (no loop over the points)."""
+    near = (((empty << 1) & 0xFEFEFE) | ((empty >> 7) & 0x010101)
+            | ((empty >> 1) & 0x7F7F7F) | ((empty << 7) & 0x808080)
+            | ((empty << 8) & 0xAAAA00) | ((empty >> 8) & 0x00AAAA))
+    x = own & near
     return _BITS[x & 255] + _BITS[x >> 8 & 255] + _BITS[x >> 16]
 
 
@@ -53,7 +49,7 @@ def evaluate(g, p):
             elif x & (x - 1):
                 v += 70
                 h = m & ~x
-                if jump_p or _near(h) & mine & ~m:
+                if jump_p or _movable(mine & ~m, h):
                     holes_p |= h
         elif not x:
             if y == m:
@@ -61,7 +57,7 @@ def evaluate(g, p):
             elif y & (y - 1):
                 v -= 70
                 h = m & ~y
-                if jump_q or _near(h) & theirs & ~m:
+                if jump_q or _movable(theirs & ~m, h):
                     holes_q |= h
     if (g._p == p) != bool(owed):  # p acts next (after the removals owed, if any)
         if holes_p:
