@@ -146,26 +146,18 @@ def _update(g):
             break
         u, v = a & 7, a >> 3
         bu, bv = 1 << u, 1 << v
-        if c == 1:  # Black: where a pattern had White, its board changes
-            for k in range(FILLS):
-                j = k * 8
-                if not black[j + v] & bu:
-                    old = fb[j + v]
-                    fb[j + v] = old | bu
-                    fsb[k] += runs[old | bu] - runs[old]
-                    old = fw[j + u]
-                    fw[j + u] = old & ~bv
-                    fsw[k] += runs[old & ~bv] - runs[old]
-        else:
-            for k in range(FILLS):
-                j = k * 8
-                if black[j + v] & bu:
-                    old = fw[j + u]
-                    fw[j + u] = old | bv
-                    fsw[k] += runs[old | bv] - runs[old]
-                    old = fb[j + v]
-                    fb[j + v] = old & ~bu
-                    fsb[k] += runs[old & ~bu] - runs[old]
+        other = 0 if c == 1 else bu  # a pattern that gave the cell to the other side
+        for k in range(FILLS):
+            j = k * 8
+            if black[j + v] & bu == other:  # changes: the cell goes over to c, both masks
+                old = fb[j + v]
+                new = old ^ bu
+                fb[j + v] = new
+                fsb[k] += runs[new] - runs[old]
+                old = fw[j + u]
+                new = old ^ bv
+                fw[j + u] = new
+                fsw[k] += runs[new] - runs[old]
 
 
 def evaluate(g, p):
