@@ -22,7 +22,7 @@ from shared_rules.search import Rng
 NODES = (61, 249, 1555)  # work budgets of easy, normal, hard (tests/bench/ai.py)
 
 _NONE = 64  # rhombus._cur when no Line is under way
-FILLS = 8  # patterns: fewer foretell the end worse (4 won 62.5% where 8 won 73.5%)
+FILLS = 8  # patterns: fewer foretell the end worse (at 230 units 6 won 57%, 8 won 77%)
 
 
 def _runs():
@@ -70,6 +70,7 @@ _sums = ([0] * FILLS, [0] * FILLS)  # packed runs of the position evaluated last
 
 
 def _sum8(m, at):
+    """The packed runs of the 8 masks m[at:at + 8]."""
     return (_RUNS[m[at]] + _RUNS[m[at + 1]] + _RUNS[m[at + 2]] + _RUNS[m[at + 3]]
             + _RUNS[m[at + 4]] + _RUNS[m[at + 5]] + _RUNS[m[at + 6]] + _RUNS[m[at + 7]])
 
