@@ -5,7 +5,7 @@ _board, _hand, _men, _pending, _p) instead of calling stone_at() 24 times per po
 """
 from shared_rules.morris import MILLS, MOVE, REMOVE
 
-NODES = (47, 239, 1195)  # work budgets of easy, normal, hard (tests/bench/ai.py)
+NODES = (45, 230, 1150)  # work budgets of easy, normal, hard (tests/bench/ai.py)
 
 _FULL = 0xFFFFFF
 _BITS = bytes(bin(i).count("1") for i in range(256))  # set bits per byte
@@ -25,8 +25,11 @@ def _movable(own, empty):
 
 def evaluate(g, p):
     """Stones (a removal owed counted almost done), then closed mills and open twos (a mill
-    one stone short with its third point empty), then mobility: stones that can move, while
-    moving (not flying), or that keep a free neighbour, while placing."""
+    one stone short with its third point empty), then threats: a hole of an open two that
+    its owner can fill next (any while placing or flying, else from a neighbour outside that
+    mill) is a mill closed if he acts next, and two such holes cannot both be blocked; then
+    mobility: stones that can move, while moving (not flying), or that keep a free
+    neighbour, while placing."""
     q = 1 - p
     b, hand, men = g._board, g._hand, g._men
     mine, theirs = b[p], b[q]
@@ -34,7 +37,10 @@ def evaluate(g, p):
     owed = g._pending
     if owed:
         v += owed * 900 if g._p == p else -owed * 900
-    for m in MILLS:  # closed mills, and open twos (a mill one stone short, third point empty)
+    jump_p = hand[p] or men[p] == 3  # reaches any hole
+    jump_q = hand[q] or men[q] == 3
+    holes_p = holes_q = 0  # the holes each side can fill next
+    for m in MILLS:
         x = mine & m
         y = theirs & m
         if not y:
@@ -42,19 +48,34 @@ def evaluate(g, p):
                 v += 30
             elif x & (x - 1):
                 v += 70
+                h = m & ~x
+                if jump_p or _movable(mine & ~m, h):
+                    holes_p |= h
         elif not x:
             if y == m:
                 v -= 30
             elif y & (y - 1):
                 v -= 70
+                h = m & ~y
+                if jump_q or _movable(theirs & ~m, h):
+                    holes_q |= h
+    if (g._p == p) != bool(owed):  # p acts next (after the removals owed, if any)
+        if holes_p:
+            v += 300
+        if holes_q & (holes_q - 1):
+            v -= 150
+    else:
+        if holes_q:
+            v -= 300
+        if holes_p & (holes_p - 1):
+            v += 150
+    empty = _FULL & ~(mine | theirs)
     if not hand[p] and not hand[q]:  # moving: mobility, unless flying
-        empty = _FULL & ~(mine | theirs)
         if men[p] > 3:
             v += 25 * _movable(mine, empty)
         if men[q] > 3:
             v -= 25 * _movable(theirs, empty)
     else:  # placing: stones with free neighbours keep options for the moving phase
-        empty = _FULL & ~(mine | theirs)
         v += 4 * (_movable(mine, empty) - _movable(theirs, empty))
     return v
 
