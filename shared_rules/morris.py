@@ -126,6 +126,10 @@ def _point(name, s):
 class Game(_Game):
     ID = ID
     OPTIONS = (("double_mill_takes_two", True), ("no_immediate_returns", False))
+    # The base's methods called on every ply (random games, the search), bound here too so
+    # that their lookups end in this class rather than after missing it.
+    play = _Game.play
+    result = _Game.result
 
     def __init__(self, **options):
         _Game.__init__(self, **options)
@@ -136,6 +140,10 @@ class Game(_Game):
         self._men = [0, 0]
         self._ban = [0, 0]  # the move each player may not make next (0: none)
         self._p = 0  # the side to act, also once the game is over
+        # The API's to_move (None once the game is over) as a plain attribute, kept in step
+        # with _p and _result: a property in the class would make MicroPython look every
+        # attribute stored on the instance up in the class first (~30 us on the RP2040).
+        self.to_move = 0
         self._pending = 0  # removals still owed by the side to act
         # Per action, in bytearrays (a list of ints costs 8 bytes an item on a 64-bit port and
         # doubles as it grows): 2 bytes of the action and what undo cannot derive from it,
@@ -154,10 +162,6 @@ class Game(_Game):
 
     def _check_option(self, name, value):
         return self._check_bool(name, value)
-
-    @property
-    def to_move(self):
-        return None if self._result is not None else self._p
 
     # -- what a display needs ---------------------------------------------------------------
     def stone_at(self, i):
@@ -276,7 +280,7 @@ class Game(_Game):
             self._pending -= 1
             if men[q] + self._hand[q] < 3:
                 self._keys.extend(_NO_KEY)
-                self._result = (p, MEN)
+                self._result, self.to_move = (p, MEN), None
                 return
             if self._pending and men[q] == 0:
                 self._pending = 0
@@ -308,7 +312,7 @@ class Game(_Game):
                 self._pending = 2 if mills == 2 and self._double else 1
                 self._keys.extend(_NO_KEY)
                 return
-        self._p = q
+        self.to_move = self._p = q
         # The turn has passed: record the key of the position (in _keys, as the last
         # action's 2 bytes) if it can repeat, and decide the game's end (inline: this is the
         # search's inner loop).
@@ -328,13 +332,13 @@ class Game(_Game):
         k[1] = key >> 7
         keys.extend(k)
         if keys.count(k, self._fixed[-1]) >= 2 and self._repetitions() >= 3:
-            self._result = (None, REPETITION)
+            self._result, self.to_move = (None, REPETITION), None
             return
         # The point the turn emptied (a placement empties none): the side to act can step
         # there from next to it, which most often settles at once that he is not blocked.
         freed = a - REMOVE if a >= REMOVE else f if a >= MOVE else -1
         if (freed < 0 or self._ban[q] or not _ADJ[freed] & board[q]) and not self._has_move(q):
-            self._result = (p, BLOCKED)
+            self._result, self.to_move = (p, BLOCKED), None
 
     def _repetitions(self):
         """How often the current position has occurred.  Placements and removals cannot be
@@ -378,7 +382,7 @@ class Game(_Game):
         a = h & 1023
         p = h >> 12
         q = 1 - p
-        self._p = p
+        self.to_move = self._p = p
         self._pending = h >> 10 & 3
         self._result = None
         board = self._board
@@ -407,7 +411,7 @@ class Game(_Game):
         g._hand = self._hand[:]
         g._men = self._men[:]
         g._ban = self._ban[:]
-        g._p = self._p
+        g._p, g.to_move = self._p, self.to_move
         g._pending = self._pending
         g._hist = self._hist[:]
         g._keys = self._keys[:]
@@ -513,11 +517,12 @@ class Game(_Game):
                 raise _refuse("ban", "no move while stones are in hand", s)
             bans.append(a)
         self._board, self._hand, self._men, self._ban = board, hand, men, bans
-        self._p, self._pending = p, pending
+        self.to_move = self._p = p
+        self._pending = pending
         self._hist, self._keys, self._bans = bytearray(), bytearray(), bytearray()
         self._fixed, self._result = [0], None
         self._start = self.position()
         if short[q]:  # the removal that left him short ended the game (removals may be owed)
-            self._result = (p, MEN)
+            self._result, self.to_move = (p, MEN), None
         elif pending == 0 and not hand[p] and not self._has_move(p):
-            self._result = (q, BLOCKED)  # what play_unchecked decides after a turn
+            self._result, self.to_move = (q, BLOCKED), None  # as play_unchecked decides

@@ -47,6 +47,7 @@ def check_random_game_invariants(mod, seed, **options):
             assert h.parse(h.text(b)) == b, h.text(b)
         twin = h.copy()
         h.play(a)
+        assert (h.to_move is None) == (h.result() is not None)  # to_move: None once over
         assert h.plies() == k + 1 and h.last() == a and h.last(k + 1) == acts[0]
         assert h.last(k + 2) is None and h.last(0) is None
         assert k == 0 or h.last(2) == acts[k - 1]
