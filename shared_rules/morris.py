@@ -58,6 +58,9 @@ MILLS = (
 
 _BIT = {1 << i: i for i in range(24)}  # point of a one-bit mask
 _NO_KEY = b"\0\0"  # the key of a position that cannot repeat (stones in hand, turn unfinished)
+# play_unchecked's scratch for a key, one for every game (filled and used at once): an
+# attribute less on each game, whose attributes MicroPython searches for each method first
+_KEY = bytearray(2)
 
 
 def _next_to(points):
@@ -154,7 +157,6 @@ class Game(_Game):
         self._hist = bytearray()
         self._keys = bytearray()
         self._bans = bytearray()
-        self._key = bytearray(2)  # play_unchecked's scratch for a key
         # Where in _keys each placement and removal wrote (0 first, for the start): no
         # position before the last of them can come back, so the repetition test looks at
         # the keys since then only.
@@ -327,7 +329,7 @@ class Game(_Game):
         # A hash of the boards alone, modulo a prime below 2^14, is enough: a false match
         # only costs a walk, one in 16381 positions of the stretch.
         key = (board[0] ^ board[1] << 5) % 16381
-        k = self._key
+        k = _KEY
         k[0] = 128 | key & 127
         k[1] = key >> 7
         keys.extend(k)
