@@ -168,10 +168,11 @@ class Game(_Game):
         # the free edge cells, ascending as in EDGES: what legal() offers when no Line is under
         # way, kept as they fill and empty rather than sought among the 28 every time
         self._free = list(EDGES)
-
-    @property
-    def to_move(self):
-        return None if self._result is not None else self._s >> _P_AT & 1
+        # The side to act (None once the game is over), the bit of _s kept beside it as a plain
+        # attribute, not a property: MicroPython looks every attribute stored on an instance of
+        # a class with a property up in the class first, which made a store cost twice a load
+        # more (a tenth of a random game)
+        self.to_move = 0
 
     # -- what a display needs (none of it shows a pending bid) -------------------------------
     def stone_at(self, i):
@@ -339,11 +340,13 @@ class Game(_Game):
             b = _SECRET if a == HIDDEN_BID else a - BID + 1
             if p == 0:
                 self._s = s | b | 1 << _P_AT
+                self.to_move = 1
                 return
             b0 = s & _BID_BITS
             first = 0 if b0 < b else 1 if b < b0 else s >> _FIRST_AT & 1
             self._s = (s & ~(1 << _P_AT | 1 << _FIRST_AT) | b << 3 | b0 << _LEFT_AT
                        | b << _LEFT_AT + 3 | first << _P_AT | first << _FIRST_AT)
+            self.to_move = first
             return
         self._cells[a] = p + 1
         cursor = s >> _CUR_AT
@@ -363,21 +366,25 @@ class Game(_Game):
         if not s >> _LEFT_AT + 3 * p & 7:  # p has placed his stones
             if s & _LEFT:  # the other's turn to place
                 s ^= 1 << _P_AT
+                self.to_move = 1 - p
             else:  # the turn is over: bids cleared, Black bids
                 s &= ~(_BIDS | 1 << _P_AT)
+                self.to_move = 0
         self._s = s
 
     def _score_board(self):
         """The board is full: decide the game by the two scores."""
         s0, s1 = self.score(0), self.score(1)
         self._result = (0 if s0 > s1 else 1, SCORE)
+        self.to_move = None
 
     def undo(self):
         if not self._hist:
             raise IllegalMove("nothing to take back")
         h = self._hist.pop()
         a = h & 127
-        self._s = h >> 7
+        self._s = s = h >> 7
+        self.to_move = s >> _P_AT & 1
         self._result = None
         if a < BID:
             self._cells[a] = 0
@@ -393,13 +400,14 @@ class Game(_Game):
         g._hist = self._hist[:]
         g._free = self._free[:]
         g._result = self._result
+        g.to_move = self.to_move
         g._start = self._start
         return g
 
     def _state(self):
         """Everything, the secret included: for tests only."""
         return (bytes(self._cells), self._s, tuple(self._hist), tuple(self._free), self._result,
-                self._start)
+                self.to_move, self._start)
 
     # -- notation --------------------------------------------------------------------------
     def text(self, a):
@@ -520,7 +528,7 @@ class Game(_Game):
         self._s = (bid[0] | bid[1] << 3 | left[0] << _LEFT_AT | left[1] << _LEFT_AT + 3
                    | p << _P_AT | first << _FIRST_AT | cur << _CUR_AT
                    | (_DOWN if step < 0 else 0) << _CUR_AT)
-        self._hist, self._result = _history(), None
+        self._hist, self._result, self.to_move = _history(), None, p
         self._free = [e for e in EDGES if cells[e] == 0]
         self._start = self.position()
         if n == _CELLS:
