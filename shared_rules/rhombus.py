@@ -307,8 +307,8 @@ class Game(_Game):
         if self._result is not None or not 0 <= a < HIDDEN_BID:
             return False
         s = self._s
-        if not s & _LEFT:
-            return a >= BID and s >> 3 - 3 * (s >> _P_AT & 1) & _BID_BITS != _SECRET
+        if not s & _LEFT:  # a bid, unless Black's is hidden (only his can be: he bids first)
+            return a >= BID and s & _BID_BITS != _SECRET
         if a >= BID:
             return False
         cur = s >> _CUR_AT & _CUR_BITS
@@ -319,9 +319,12 @@ class Game(_Game):
 
     def play(self, a):
         s = self._s
-        # The next cell of the Current Line while placing is the one legal action, and the most
-        # common one: tested here, without _is_legal's call; then any legal action.
-        if _type(a) is _int and (a == s >> _CUR_AT & _CUR_BITS and s & _LEFT or self._is_legal(a)):
+        # The actions of most plies are tested here, without _is_legal's call: while placing the
+        # next cell of the Current Line (the one legal action), while bidding a bid.
+        if _type(a) is _int and (s & _LEFT and a == s >> _CUR_AT & _CUR_BITS
+                                 or not s & _LEFT and BID <= a < HIDDEN_BID
+                                 and s & _BID_BITS != _SECRET and self._result is None
+                                 or self._is_legal(a)):
             self.play_unchecked(a)
             return
         p = self.to_move
