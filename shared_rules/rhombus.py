@@ -293,15 +293,15 @@ class Game(_Game):
 
     # -- rules -----------------------------------------------------------------------------
     def legal(self):
-        if self._result is not None:
-            return []
         s = self._s
-        if not s & _LEFT:
-            return [BID, BID + 1, BID + 2, BID + 3]
+        if not s & _LEFT:  # bidding, or the end with no stone left to place
+            return [] if self._result is not None else [BID, BID + 1, BID + 2, BID + 3]
         cur = s >> _CUR_AT & _CUR_BITS
         if cur != _NONE:
             return [cur]
-        return self._free[:]  # a copy: the caller may reorder it
+        # a copy: the caller may reorder it.  Once the board is full no Line is under way and
+        # no edge cell is free, so the end needs no test of its own while placing.
+        return self._free[:]
 
     def _is_legal(self, a):
         if self._result is not None or not 0 <= a < HIDDEN_BID:
