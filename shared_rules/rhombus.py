@@ -304,29 +304,23 @@ class Game(_Game):
         return self._free[:]
 
     def _is_legal(self, a):
-        if self._result is not None or not 0 <= a < HIDDEN_BID:
-            return False
-        s = self._s
-        if not s & _LEFT:  # a bid, unless Black's is hidden (only his can be: he bids first)
-            return a >= BID and s & _BID_BITS != _SECRET
-        if a >= BID:
-            return False
-        cur = s >> _CUR_AT & _CUR_BITS
-        if cur != _NONE:
-            return a == cur
-        # a free edge cell (on file a or h, or rank 1 or 8): `in EDGES` walks all 28 on the device
-        return self._cells[a] == 0 and ((a & 7) % 7 == 0 or (a >> 3) % 7 == 0)
+        # what legal() offers, but a bid that waits on Black's hidden one (see view_for)
+        return a in self.legal() and (a < BID or self._s & _BID_BITS != _SECRET)
 
     def play(self, a):
-        s = self._s
-        # The actions of most plies are tested here, without _is_legal's call: while placing the
-        # next cell of the Current Line (the one legal action), while bidding a bid.
-        if _type(a) is _int and (s & _LEFT and a == s >> _CUR_AT & _CUR_BITS
-                                 or not s & _LEFT and BID <= a < HIDDEN_BID
-                                 and s & _BID_BITS != _SECRET and self._result is None
-                                 or self._is_legal(a)):
-            self.play_unchecked(a)
-            return
+        # _is_legal(a) tested here without a call (or legal()'s list): a play of every ply
+        if _type(a) is _int:
+            s = self._s
+            if s & _LEFT:  # placing: the Current Line's next cell, or a free edge cell
+                cur = s >> _CUR_AT & _CUR_BITS
+                if a == cur if cur != _NONE else a in self._free:
+                    self.play_unchecked(a)
+                    return
+            # bidding (or the end with no stone left to place): a bid, unless Black's is
+            # hidden (only his can be: he bids first)
+            elif BID <= a < HIDDEN_BID and s & _BID_BITS != _SECRET and self._result is None:
+                self.play_unchecked(a)
+                return
         p = self.to_move
         if p is not None and self._bid(1 - p) == _SECRET and self._bid(p) == 0:
             if isinstance(a, str):
