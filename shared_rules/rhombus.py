@@ -239,22 +239,42 @@ class Game(_Game):
         return out
 
     def score(self, p):
-        """combination_score(self.towers(p)), the towers tallied by height in place of a
-        list of them: both scores end every game."""
-        cells, own = self._cells, p + 1
-        tally = bytearray(9)  # towers of each height; tally[0] counts cells ending none
-        along, across = (1, 8) if p == 0 else (8, 1)
-        for first in range(0, 8 * across, across):
-            run = 0
-            for i in range(first, first + 8 * along, along):
-                if cells[i] == own:
+        """combination_score(self.towers(p))."""
+        return self._scores()[p]
+
+    def _scores(self):
+        """Both scores, the towers tallied by height in one pass over the board in place of
+        lists of them: both end every game."""
+        cells = self._cells
+        tally = bytearray(18)  # towers of each height: Black's at 1..8, White's at 10..17
+        down = bytearray(8)  # the height of White's tower so far in each file
+        i = 0
+        for _ in range(8):
+            run = 0  # Black's tower so far along this rank
+            for u in range(8):
+                c = cells[i]
+                i += 1
+                if c == 1:
                     run += 1
                 else:
-                    tally[run] += 1
-                    run = 0
-            tally[run] += 1
-        return score_counts(tally[1], tally[2], tally[3], tally[4],
-                            5 * tally[5] + 6 * tally[6] + 7 * tally[7] + 8 * tally[8])
+                    if run:
+                        tally[run] += 1
+                        run = 0
+                    if c:
+                        down[u] += 1
+                        continue
+                h = down[u]  # a cell not White's ends White's tower in the file
+                if h:
+                    tally[9 + h] += 1
+                    down[u] = 0
+            if run:
+                tally[run] += 1
+        for h in down:
+            if h:
+                tally[9 + h] += 1
+        return [score_counts(tally[k + 1], tally[k + 2], tally[k + 3], tally[k + 4],
+                             5 * tally[k + 5] + 6 * tally[k + 6] + 7 * tally[k + 7]
+                             + 8 * tally[k + 8]) for k in (0, 9)]
 
     def actions(self):
         return [h & 127 for h in self._hist]
@@ -371,7 +391,7 @@ class Game(_Game):
 
     def _score_board(self):
         """The board is full: decide the game by the two scores."""
-        s0, s1 = self.score(0), self.score(1)
+        s0, s1 = self._scores()
         self._result = (0 if s0 > s1 else 1, SCORE)
         self.to_move = None
 
