@@ -354,7 +354,7 @@ class Game(_Game):
         self._hist.append(a | s << 7)
         p = s >> _P_AT & 1
         if a >= BID:
-            b = _SECRET if a == HIDDEN_BID else a - BID + 1
+            b = _SECRET if a == HIDDEN_BID else a - (BID - 1)
             if p == 0:
                 self._s = s | b | 1 << _P_AT
                 self.to_move = 1
@@ -366,21 +366,22 @@ class Game(_Game):
             self.to_move = first
             return
         self._cells[a] = p + 1
-        cursor = s >> _CUR_AT
+        cursor = s >> _CUR_AT  # bits 14-21, the top of _s
         if a == cursor & _CUR_BITS:
-            cursor = _ALONG[cursor & 255]
+            cursor = _ALONG[cursor]
             if cursor & _CUR_BITS == _NONE:  # the Line's last cell, an edge cell
                 self._free.remove(a)
         else:  # a free edge cell starts a Line
             cursor = _OPENED[a]
             self._free.remove(a)
-        s = (s & ~_CURSOR | cursor << _CUR_AT) - (1 << _LEFT_AT + 3 * p)
+        one = 1 << _LEFT_AT + 3 * p  # one of p's stones to place
+        s = (s & ~_CURSOR | cursor << _CUR_AT) - one
         # the board is full once no Line is under way and no edge cell is free to start one
         if cursor & _CUR_BITS == _NONE and not self._free:
             self._s = s
             self._score_board()
             return
-        if not s >> _LEFT_AT + 3 * p & 7:  # p has placed his stones
+        if not s & 7 * one:  # p has placed his stones
             if s & _LEFT:  # the other's turn to place
                 s ^= 1 << _P_AT
                 self.to_move = 1 - p
