@@ -153,66 +153,6 @@ def _cell(name, s):
     return "abcdefgh".index(name[0]) + 8 * "12345678".index(name[1])
 
 
-def _player(checked):
-    """Game.play (checked) and Game.play_unchecked, one body made twice: play() does its work
-    itself rather than by a second call (6% of a random game on MicroPython), and
-    play_unchecked pays only the test of `checked`."""
-
-    def play(self, a):
-        s = self._s
-        if checked:  # _is_legal(a), tested here without its call (or legal()'s list)
-            if _type(a) is not _int:
-                return self._play_other(a)
-            if s & _LEFT:  # placing: the Current Line's next cell, or a free edge cell
-                if not (a == s >> _CUR_AT & _CUR_BITS if s >> _CUR_AT & _CUR_BITS != _NONE
-                        else a in self._free):
-                    return self._play_other(a)
-            # bidding (or the end with no stone left to place): a bid, unless Black's is hidden
-            # (only his can be: he bids first)
-            elif not (BID <= a < HIDDEN_BID and s & _BID_BITS != _SECRET
-                      and self._result is None):
-                return self._play_other(a)
-        self._hist.append(a | s << 7)
-        p = s >> _P_AT & 1
-        if a >= BID:
-            b = _SECRET if a == HIDDEN_BID else a - (BID - 1)
-            if p == 0:
-                self._s = s | b | 1 << _P_AT
-                self.to_move = 1
-                return
-            b0 = s & _BID_BITS
-            first = 0 if b0 < b else 1 if b < b0 else s >> _FIRST_AT & 1
-            self._s = (s & ~(1 << _P_AT | 1 << _FIRST_AT) | b << 3 | b0 << _LEFT_AT
-                       | b << _LEFT_AT + 3 | first << _P_AT | first << _FIRST_AT)
-            self.to_move = first
-            return
-        self._cells[a] = p + 1
-        cursor = s >> _CUR_AT  # bits 14-21, the top of _s
-        if a == cursor & _CUR_BITS:
-            cursor = _ALONG[cursor]
-            if cursor & _CUR_BITS == _NONE:  # the Line's last cell, an edge cell
-                self._free.remove(a)
-        else:  # a free edge cell starts a Line
-            cursor = _OPENED[a]
-            self._free.remove(a)
-        one = 1 << _LEFT_AT + 3 * p  # one of p's stones to place
-        s = (s & ~_CURSOR | cursor << _CUR_AT) - one
-        # the board is full once no Line is under way and no edge cell is free to start one
-        if cursor & _CUR_BITS == _NONE and not self._free:
-            self._s = s
-            self._score_board()
-            return
-        if not s & 7 * one:  # p has placed his stones
-            if s & _LEFT:  # the other's turn to place
-                s ^= 1 << _P_AT
-                self.to_move = 1 - p
-            else:  # the turn is over: bids cleared, Black bids
-                s &= ~(_BIDS | 1 << _P_AT)
-                self.to_move = 0
-        self._s = s
-    return play
-
-
 class Game(_Game):
     ID = ID
     OPTIONS = ()
@@ -387,12 +327,20 @@ class Game(_Game):
         # what legal() offers, but a bid that waits on Black's hidden one (see view_for)
         return a in self.legal() and (a < BID or self._s & _BID_BITS != _SECRET)
 
-    play = _player(True)
-    play_unchecked = _player(False)
-
-    def _play_other(self, a):
-        """What play() does with an action it does not find legal at once: text is parsed and
-        played; anything else is refused with the reason (IllegalMove)."""
+    def play(self, a):
+        # _is_legal(a) tested here without a call (or legal()'s list): a play of every ply
+        if _type(a) is _int:
+            s = self._s
+            if s & _LEFT:  # placing: the Current Line's next cell, or a free edge cell
+                cur = s >> _CUR_AT & _CUR_BITS
+                if a == cur if cur != _NONE else a in self._free:
+                    self.play_unchecked(a)
+                    return
+            # bidding (or the end with no stone left to place): a bid, unless Black's is
+            # hidden (only his can be: he bids first)
+            elif BID <= a < HIDDEN_BID and s & _BID_BITS != _SECRET and self._result is None:
+                self.play_unchecked(a)
+                return
         p = self.to_move
         if p is not None and self._bid(1 - p) == _SECRET and self._bid(p) == 0:
             if isinstance(a, str):
@@ -400,6 +348,47 @@ class Game(_Game):
             raise IllegalMove("%s's bid is hidden in this view; undo() it and play a guessed "
                               "bid before %s bids" % (PLAYERS[1 - p], PLAYERS[p]))
         _Game.play(self, a)
+
+    def play_unchecked(self, a):
+        s = self._s
+        self._hist.append(a | s << 7)
+        p = s >> _P_AT & 1
+        if a >= BID:
+            b = _SECRET if a == HIDDEN_BID else a - (BID - 1)
+            if p == 0:
+                self._s = s | b | 1 << _P_AT
+                self.to_move = 1
+                return
+            b0 = s & _BID_BITS
+            first = 0 if b0 < b else 1 if b < b0 else s >> _FIRST_AT & 1
+            self._s = (s & ~(1 << _P_AT | 1 << _FIRST_AT) | b << 3 | b0 << _LEFT_AT
+                       | b << _LEFT_AT + 3 | first << _P_AT | first << _FIRST_AT)
+            self.to_move = first
+            return
+        self._cells[a] = p + 1
+        cursor = s >> _CUR_AT  # bits 14-21, the top of _s
+        if a == cursor & _CUR_BITS:
+            cursor = _ALONG[cursor]
+            if cursor & _CUR_BITS == _NONE:  # the Line's last cell, an edge cell
+                self._free.remove(a)
+        else:  # a free edge cell starts a Line
+            cursor = _OPENED[a]
+            self._free.remove(a)
+        one = 1 << _LEFT_AT + 3 * p  # one of p's stones to place
+        s = (s & ~_CURSOR | cursor << _CUR_AT) - one
+        # the board is full once no Line is under way and no edge cell is free to start one
+        if cursor & _CUR_BITS == _NONE and not self._free:
+            self._s = s
+            self._score_board()
+            return
+        if not s & 7 * one:  # p has placed his stones
+            if s & _LEFT:  # the other's turn to place
+                s ^= 1 << _P_AT
+                self.to_move = 1 - p
+            else:  # the turn is over: bids cleared, Black bids
+                s &= ~(_BIDS | 1 << _P_AT)
+                self.to_move = 0
+        self._s = s
 
     def _score_board(self):
         """The board is full: decide the game by the two scores."""
