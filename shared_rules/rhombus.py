@@ -168,10 +168,11 @@ class Game(_Game):
         # the free edge cells, ascending as in EDGES: what legal() offers when no Line is under
         # way, kept as they fill and empty rather than sought among the 28 every time
         self._free = list(EDGES)
-
-    @property
-    def to_move(self):
-        return None if self._result is not None else self._s >> _P_AT & 1
+        # The side to act (None once the game is over), the bit of _s kept beside it as a plain
+        # attribute, not a property: MicroPython looks every attribute stored on an instance of
+        # a class with a property up in the class first (a store cost 1,660 instructions, 690
+        # without: 7% of a random game)
+        self.to_move = 0
 
     # -- what a display needs (none of it shows a pending bid) -------------------------------
     def stone_at(self, i):
@@ -238,22 +239,42 @@ class Game(_Game):
         return out
 
     def score(self, p):
-        """combination_score(self.towers(p)), the towers tallied by height in place of a
-        list of them: both scores end every game."""
-        cells, own = self._cells, p + 1
-        tally = bytearray(9)  # towers of each height; tally[0] counts cells ending none
-        along, across = (1, 8) if p == 0 else (8, 1)
-        for first in range(0, 8 * across, across):
-            run = 0
-            for i in range(first, first + 8 * along, along):
-                if cells[i] == own:
+        """combination_score(self.towers(p))."""
+        return self._scores()[p]
+
+    def _scores(self):
+        """Both scores, the towers tallied by height in one pass over the board in place of
+        lists of them: both end every game."""
+        cells = self._cells
+        tally = bytearray(18)  # towers of each height: Black's at 1..8, White's at 10..17
+        down = bytearray(8)  # the height of White's tower so far in each file
+        i = 0
+        for _ in range(8):
+            run = 0  # Black's tower so far along this rank
+            for u in range(8):
+                c = cells[i]
+                i += 1
+                if c == 1:
                     run += 1
                 else:
-                    tally[run] += 1
-                    run = 0
-            tally[run] += 1
-        return score_counts(tally[1], tally[2], tally[3], tally[4],
-                            5 * tally[5] + 6 * tally[6] + 7 * tally[7] + 8 * tally[8])
+                    if run:
+                        tally[run] += 1
+                        run = 0
+                    if c:
+                        down[u] += 1
+                        continue
+                h = down[u]  # a cell not White's ends White's tower in the file
+                if h:
+                    tally[9 + h] += 1
+                    down[u] = 0
+            if run:
+                tally[run] += 1
+        for h in down:
+            if h:
+                tally[9 + h] += 1
+        return [score_counts(tally[k + 1], tally[k + 2], tally[k + 3], tally[k + 4],
+                             5 * tally[k + 5] + 6 * tally[k + 6] + 7 * tally[k + 7]
+                             + 8 * tally[k + 8]) for k in (0, 9)]
 
     def actions(self):
         return [h & 127 for h in self._hist]
@@ -292,37 +313,34 @@ class Game(_Game):
 
     # -- rules -----------------------------------------------------------------------------
     def legal(self):
-        if self._result is not None:
-            return []
         s = self._s
-        if not s & _LEFT:
-            return [BID, BID + 1, BID + 2, BID + 3]
+        if not s & _LEFT:  # bidding, or the end with no stone left to place
+            return [] if self._result is not None else [BID, BID + 1, BID + 2, BID + 3]
         cur = s >> _CUR_AT & _CUR_BITS
         if cur != _NONE:
             return [cur]
-        return self._free[:]  # a copy: the caller may reorder it
+        # a copy: the caller may reorder it.  Once the board is full no Line is under way and
+        # no edge cell is free, so the end needs no test of its own while placing.
+        return self._free[:]
 
     def _is_legal(self, a):
-        if self._result is not None or not 0 <= a < HIDDEN_BID:
-            return False
-        s = self._s
-        if not s & _LEFT:
-            return a >= BID and s >> 3 - 3 * (s >> _P_AT & 1) & _BID_BITS != _SECRET
-        if a >= BID:
-            return False
-        cur = s >> _CUR_AT & _CUR_BITS
-        if cur != _NONE:
-            return a == cur
-        # a free edge cell (on file a or h, or rank 1 or 8): `in EDGES` walks all 28 on the device
-        return self._cells[a] == 0 and ((a & 7) % 7 == 0 or (a >> 3) % 7 == 0)
+        # what legal() offers, but a bid that waits on Black's hidden one (see view_for)
+        return a in self.legal() and (a < BID or self._s & _BID_BITS != _SECRET)
 
     def play(self, a):
-        s = self._s
-        # The next cell of the Current Line while placing is the one legal action, and the most
-        # common one: tested here, without _is_legal's call; then any legal action.
-        if _type(a) is _int and (a == s >> _CUR_AT & _CUR_BITS and s & _LEFT or self._is_legal(a)):
-            self.play_unchecked(a)
-            return
+        # _is_legal(a) tested here without a call (or legal()'s list): a play of every ply
+        if _type(a) is _int:
+            s = self._s
+            if s & _LEFT:  # placing: the Current Line's next cell, or a free edge cell
+                cur = s >> _CUR_AT & _CUR_BITS
+                if a == cur if cur != _NONE else a in self._free:
+                    self.play_unchecked(a)
+                    return
+            # bidding (or the end with no stone left to place): a bid, unless Black's is
+            # hidden (only his can be: he bids first)
+            elif BID <= a < HIDDEN_BID and s & _BID_BITS != _SECRET and self._result is None:
+                self.play_unchecked(a)
+                return
         p = self.to_move
         if p is not None and self._bid(1 - p) == _SECRET and self._bid(p) == 0:
             if isinstance(a, str):
@@ -336,48 +354,55 @@ class Game(_Game):
         self._hist.append(a | s << 7)
         p = s >> _P_AT & 1
         if a >= BID:
-            b = _SECRET if a == HIDDEN_BID else a - BID + 1
+            b = _SECRET if a == HIDDEN_BID else a - (BID - 1)
             if p == 0:
                 self._s = s | b | 1 << _P_AT
+                self.to_move = 1
                 return
             b0 = s & _BID_BITS
             first = 0 if b0 < b else 1 if b < b0 else s >> _FIRST_AT & 1
             self._s = (s & ~(1 << _P_AT | 1 << _FIRST_AT) | b << 3 | b0 << _LEFT_AT
                        | b << _LEFT_AT + 3 | first << _P_AT | first << _FIRST_AT)
+            self.to_move = first
             return
         self._cells[a] = p + 1
-        cursor = s >> _CUR_AT
+        cursor = s >> _CUR_AT  # bits 14-21, the top of _s
         if a == cursor & _CUR_BITS:
-            cursor = _ALONG[cursor & 255]
+            cursor = _ALONG[cursor]
             if cursor & _CUR_BITS == _NONE:  # the Line's last cell, an edge cell
                 self._free.remove(a)
         else:  # a free edge cell starts a Line
             cursor = _OPENED[a]
             self._free.remove(a)
-        s = (s & ~_CURSOR | cursor << _CUR_AT) - (1 << _LEFT_AT + 3 * p)
+        one = 1 << _LEFT_AT + 3 * p  # one of p's stones to place
+        s = (s & ~_CURSOR | cursor << _CUR_AT) - one
         # the board is full once no Line is under way and no edge cell is free to start one
         if cursor & _CUR_BITS == _NONE and not self._free:
             self._s = s
             self._score_board()
             return
-        if not s >> _LEFT_AT + 3 * p & 7:  # p has placed his stones
+        if not s & 7 * one:  # p has placed his stones
             if s & _LEFT:  # the other's turn to place
                 s ^= 1 << _P_AT
+                self.to_move = 1 - p
             else:  # the turn is over: bids cleared, Black bids
                 s &= ~(_BIDS | 1 << _P_AT)
+                self.to_move = 0
         self._s = s
 
     def _score_board(self):
         """The board is full: decide the game by the two scores."""
-        s0, s1 = self.score(0), self.score(1)
+        s0, s1 = self._scores()
         self._result = (0 if s0 > s1 else 1, SCORE)
+        self.to_move = None
 
     def undo(self):
         if not self._hist:
             raise IllegalMove("nothing to take back")
         h = self._hist.pop()
         a = h & 127
-        self._s = h >> 7
+        self._s = s = h >> 7
+        self.to_move = s >> _P_AT & 1
         self._result = None
         if a < BID:
             self._cells[a] = 0
@@ -393,13 +418,14 @@ class Game(_Game):
         g._hist = self._hist[:]
         g._free = self._free[:]
         g._result = self._result
+        g.to_move = self.to_move
         g._start = self._start
         return g
 
     def _state(self):
         """Everything, the secret included: for tests only."""
         return (bytes(self._cells), self._s, tuple(self._hist), tuple(self._free), self._result,
-                self._start)
+                self.to_move, self._start)
 
     # -- notation --------------------------------------------------------------------------
     def text(self, a):
@@ -520,7 +546,7 @@ class Game(_Game):
         self._s = (bid[0] | bid[1] << 3 | left[0] << _LEFT_AT | left[1] << _LEFT_AT + 3
                    | p << _P_AT | first << _FIRST_AT | cur << _CUR_AT
                    | (_DOWN if step < 0 else 0) << _CUR_AT)
-        self._hist, self._result = _history(), None
+        self._hist, self._result, self.to_move = _history(), None, p
         self._free = [e for e in EDGES if cells[e] == 0]
         self._start = self.position()
         if n == _CELLS:

@@ -541,6 +541,10 @@ def test_random_games_invariants():
         while h.plies():  # the score counted in place is that of the towers listed
             for p in (0, 1):
                 assert h.score(p) == rhombus.combination_score(h.towers(p)), h.position()
+            if not h.hidden():  # the side to act, kept beside the state, is the position's
+                v = rhombus.Game()
+                v.set_position(h.position())
+                assert h.to_move == v.to_move, h.position()
             h.undo()
         _strict_replay(g)
 
