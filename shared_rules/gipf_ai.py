@@ -8,7 +8,7 @@ _RAY_SPOTS/_RAY_START).
 """
 from shared_rules.gipf import _RAY_SPOTS, _RAY_START, NRAYS as _NRAYS
 
-NODES = (45, 200, 1230)  # work budgets of easy, normal, hard (tests/bench/ai.py)
+NODES = (52, 234, 1439)  # work budgets of easy, normal, hard (tests/bench/ai.py)
 FIRST_DEPTH = 2  # my push and every answer to it, from the first iteration on
 
 
