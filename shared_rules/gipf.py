@@ -190,10 +190,6 @@ def _crosses(r1, r2):
     return False
 
 
-_FULL = b"\x00"  # a full line's room; find() takes bytes on every MicroPython (an int: not
-# on the rp2 port's v1.28, whose bytearray.find() refuses it)
-
-
 class Game(_Game):
     ID = ID
     OPTIONS = (("handicap", (0, 0)),)
@@ -453,12 +449,14 @@ class Game(_Game):
             return [_code(r) for r in self._rows(self._p + 1) or ()]
         # every push but the two rays of each full line (a push needs an empty spot on its
         # line): the few full lines found by find() rather than 42 rays tested in turn
+        # (a full line's room is 0; find() takes it as bytes, not an int, which the rp2 port's
+        # v1.28 refuses; a literal, not a global: one more name grew the module's dict)
         room, out = self._room, _ALL_RAYS[:]
-        l = room.find(_FULL)
+        l = room.find(b"\x00")
         while l >= 0:
             out.remove(_LINE_RAYS[2 * l])
             out.remove(_LINE_RAYS[2 * l + 1])
-            l = room.find(_FULL, l + 1)
+            l = room.find(b"\x00", l + 1)
         return out
 
     def _is_legal(self, a):
