@@ -19,7 +19,7 @@ from array import array
 from shared_rules.rhombus import LINE
 from shared_rules.search import Rng
 
-NODES = (67, 277, 1729)  # work budgets of easy, normal, hard (tests/bench/ai.py)
+NODES = (49, 200, 1249)  # work budgets of easy, normal, hard (tests/bench/ai.py)
 
 _NONE = 64  # rhombus._cur when no Line is under way
 FILLS = 8  # patterns: fewer foretell the end worse (at 230 units 6 won 57%, 8 won 77%)
