@@ -349,7 +349,10 @@ class Tamperer:
     def _pipe(self, src, dst, change):
         pending = b""
         while True:
-            chunk = src.recv(4096)
+            try:
+                chunk = src.recv(4096)
+            except OSError:  # the other direction's end closed this socket: the link is down
+                chunk = b""
             if not chunk:
                 dst.close()
                 return
@@ -364,7 +367,10 @@ class Tamperer:
                     obj["n"] = "bid4" if obj["n"] != "bid4" else "bid1"
                     self.changed.append(obj["ply"])
                     line = json.dumps(obj).encode()
-                dst.sendall(line + b"\n")
+                try:
+                    dst.sendall(line + b"\n")
+                except OSError:  # closed by the other direction's end
+                    return
 
 
 def test_a_bid_changed_on_the_network_stops_the_game_on_both_boards(tmp_path):
