@@ -7,6 +7,15 @@ Runs unchanged on MicroPython and CPython.  A game subclass supplies:
   actions() (the list of every action played), plies() (how many: len(actions()) without
   building the list) and last(back=1) (the action `back` plies ago, None before the first;
   the views and records look back a few plies of a long game without copying it).
+It keeps `to_move` (0 or 1, None once the game is over) in step with its state and result.
+
+Two things MicroPython in particular pays for shape the subclasses.  `to_move` is a plain
+attribute, not a property: a property in a class makes MicroPython look every attribute
+stored on its instances up in the class first (~30 us a store on the RP2040).  And the
+methods of this class called on every ply (play, result) are bound again in a subclass
+(`play = Game.play`): a method is sought among the instance's attributes, then in each class
+in turn, and a miss in a nearly full class dict (MicroPython grows one only once it is full)
+scans most of it.
 """
 
 
@@ -53,6 +62,7 @@ class Game:
             value = options.get(name, default)
             self.options[name] = self._check_option(name, value)
         self._result = None
+        self.to_move = 0  # a plain attribute, kept in step by the game (module docstring)
         self._start = None  # position text when set_position() was used, else None
 
     def _check_option(self, name, value):

@@ -193,9 +193,7 @@ def _crosses(r1, r2):
 class Game(_Game):
     ID = ID
     OPTIONS = (("handicap", (0, 0)),)
-    # The base's methods called on every ply (random games, the search), bound here too so
-    # that their lookups end in this class rather than after missing it.
-    play = _Game.play
+    play = _Game.play  # bound here as well: see core's docstring
     result = _Game.result
 
     def __init__(self, **options):
@@ -209,10 +207,6 @@ class Game(_Game):
         self._res = [self._total[0] - 3, self._total[1] - 3]
         self._lost = [0, 0]  # pieces of each colour captured by the other side
         self._p = 0  # the side to act (also once the game is over)
-        # The API's to_move (None once the game is over) as a plain attribute, kept in step
-        # with _p and _result: a property in the class would make MicroPython look every
-        # attribute stored on the instance up in the class first (~30 us on the RP2040).
-        self.to_move = 0
         self._mover = 0  # the player whose turn is under way
         self._pending = 0  # 1: the side to act must choose one of its intersecting rows
         # Flat history: per action its removal records, then its action record (see above).

@@ -202,9 +202,7 @@ def _back(g):
 class Game(_Game):
     ID = ID
     OPTIONS = (("points_to_win", 1),)
-    # The base's methods called on every ply (random games, the search), bound here too so
-    # that their lookups end in this class rather than after missing it.
-    play = _Game.play
+    play = _Game.play  # bound here as well: see core's docstring
     result = _Game.result
 
     def __init__(self, **options):
@@ -215,10 +213,6 @@ class Game(_Game):
         self._res = [PIECES, PIECES]
         self._score = [0, 0]
         self._p = 0  # the side to act, also once the game is over
-        # The API's to_move (None once the game is over) as a plain attribute, kept in step
-        # with _p and _result: a property in the class would make MicroPython look every
-        # attribute stored on the instance up in the class first (~30 us on the RP2040).
-        self.to_move = 0
         self._ban = 0  # the move the side to act may not make (the reversal), 0: none
         self._passed = 0  # 1 when the last action was a pass
         self._hist = history()  # flat: action, packed state before it, ...

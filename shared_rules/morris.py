@@ -129,9 +129,7 @@ def _point(name, s):
 class Game(_Game):
     ID = ID
     OPTIONS = (("double_mill_takes_two", True), ("no_immediate_returns", False))
-    # The base's methods called on every ply (random games, the search), bound here too so
-    # that their lookups end in this class rather than after missing it.
-    play = _Game.play
+    play = _Game.play  # bound here as well: see core's docstring
     result = _Game.result
 
     def __init__(self, **options):
@@ -143,10 +141,6 @@ class Game(_Game):
         self._men = [0, 0]
         self._ban = [0, 0]  # the move each player may not make next (0: none)
         self._p = 0  # the side to act, also once the game is over
-        # The API's to_move (None once the game is over) as a plain attribute, kept in step
-        # with _p and _result: a property in the class would make MicroPython look every
-        # attribute stored on the instance up in the class first (~30 us on the RP2040).
-        self.to_move = 0
         self._pending = 0  # removals still owed by the side to act
         # Per action, in bytearrays (a list of ints costs 8 bytes an item on a 64-bit port and
         # doubles as it grows): 2 bytes of the action and what undo cannot derive from it,

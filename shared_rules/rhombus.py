@@ -162,17 +162,12 @@ class Game(_Game):
         self._cells = bytearray(_CELLS)  # 0 empty, 1 Black, 2 White
         # the bids, stones to place, side to act (also once the game is over), who goes
         # first this turn (while placing) / went first last turn, and the Current Line's next
-        # cell and direction: see the bits above _BID_BITS
+        # cell and direction: see the bits above _BID_BITS (to_move mirrors its side bit)
         self._s = _NONE << _CUR_AT
         self._hist = _history()  # one int per action: action | _s before it << 7
         # the free edge cells, ascending as in EDGES: what legal() offers when no Line is under
         # way, kept as they fill and empty rather than sought among the 28 every time
         self._free = list(EDGES)
-        # The side to act (None once the game is over), the bit of _s kept beside it as a plain
-        # attribute, not a property: MicroPython looks every attribute stored on an instance of
-        # a class with a property up in the class first (a store cost 1,660 instructions, 690
-        # without: 7% of a random game)
-        self.to_move = 0
 
     # -- what a display needs (none of it shows a pending bid) -------------------------------
     def stone_at(self, i):
