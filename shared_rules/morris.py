@@ -16,7 +16,7 @@ except ImportError:
         return x
 
 from shared_rules.core import (Game as _Game, IllegalMove, NotationError, BLOCKED, MEN,
-                               REPETITION)
+                               REPETITION, _int, _type)
 
 ID = "morris"
 NAME = "Nine Men's Morris"
@@ -183,8 +183,7 @@ def _point(name, s):
 class Game(_Game):
     ID = ID
     OPTIONS = (("double_mill_takes_two", True), ("no_immediate_returns", False))
-    play = _Game.play  # bound here as well: see core's docstring
-    result = _Game.result
+    result = _Game.result  # bound here as well: see core's docstring
 
     def __init__(self, **options):
         _Game.__init__(self, **options)
@@ -266,22 +265,31 @@ class Game(_Game):
             out.remove(ban)
         return out
 
-    def _is_legal(self, a):
-        if self._result is not None or not 0 <= a < _END:
-            return False
-        p = self._p
-        board = self._board
-        if self._pending:
-            return a >= REMOVE and self._removable() >> (a - REMOVE) & 1 == 1
-        empty = _FULL & ~(board[0] | board[1])
-        if self._hand[p]:
-            return a < MOVE and empty >> a & 1 == 1
-        if a < MOVE or a >= REMOVE or a == self._ban[p]:
-            return False
-        f = (a - MOVE) // 24  # no divmod: its tuple is garbage on the device
-        t = a - MOVE - f * 24
-        return (board[p] >> f & 1 == 1 and empty >> t & 1 == 1
-                and (self._men[p] == 3 or _ADJ[f] >> t & 1 == 1))
+    def play(self, a):
+        # the legality test inline (a call less on every ply of a game or a playout), with
+        # few enough locals that MicroPython keeps the frame off the heap; anything else, and
+        # every error, goes core's way (where parse() tests membership of legal())
+        if _type(a) is _int and self._result is None:
+            board = self._board
+            empty = _FULL & ~(board[0] | board[1])
+            if self._pending:
+                if REMOVE <= a < _END and self._removable() >> a - REMOVE & 1:
+                    self.play_unchecked(a)
+                    return
+            elif self._hand[self._p]:
+                if 0 <= a < MOVE and empty >> a & 1:
+                    self.play_unchecked(a)
+                    return
+            else:
+                f = (a - MOVE) // 24  # no divmod: its tuple is garbage on the device
+                t = a - MOVE - f * 24
+                # a step or flight: own stone at f, t empty, not banned, t next to f or flying
+                if (MOVE <= a < REMOVE and board[self._p] >> f & empty >> t & 1
+                        and a != self._ban[self._p]
+                        and (self._men[self._p] == 3 or _ADJ[f] >> t & 1)):
+                    self.play_unchecked(a)
+                    return
+        _Game.play(self, a)
 
     def _has_move(self, p):
         if self._men[p] == 3:

@@ -327,6 +327,38 @@ def test_notation_round_trips_every_action():
     assert g.join_turn(["d7", "xa1", "xg7"]) == "d7xa1xg7"
 
 
+def test_play_takes_exactly_the_actions_legal_lists():
+    """play() tests legality itself (not through legal()): in random games, at the first ply
+    of each phase (placing, moving, flying, removing, under a ban) and every 7th, each int
+    from -1 to past the last action is played iff legal() lists it, and a refusal changes
+    nothing."""
+    import random
+    for seed, options in ((3, {}), (7, {"no_immediate_returns": True})):
+        random.seed(seed)
+        g = morris.Game(**options)
+        seen = set()
+        acts = g.legal()
+        while acts:
+            p = g.to_move
+            phase = ("removing" if g.removals_pending() else "placing" if g.in_hand(p)
+                     else "flying" if g.flying(p) else "moving")
+            if g.position().split()[5 + p] != "-":
+                phase += " under a ban"
+            if phase not in seen or g.plies() % 7 == 0:
+                seen.add(phase)
+                before = snapshot(g)
+                for a in range(-1, 626):
+                    if a in acts:
+                        g.play(a)
+                        g.undo()
+                    else:
+                        raises(IllegalMove, g.play, a)
+                    assert snapshot(g) == before, a
+            g.play(acts[random.randrange(len(acts))])
+            acts = g.legal()
+        assert len(seen) >= 4 + bool(options), seen
+
+
 def test_position_round_trip_and_errors():
     g = morris.Game()
     for m in ("d7", "a1", "d6", "a4", "d5"):
