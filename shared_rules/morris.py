@@ -41,14 +41,14 @@ _ADJ = (
     0x008200, 0x020502, 0x000a00, 0x081408, 0x002800, 0x205020, 0x00a000, 0x804180,
     0x820000, 0x050200, 0x0a0000, 0x140800, 0x280000, 0x502000, 0xa00000, 0x418000,
 )
-# The two mills through point i, at [2*i] and [2*i + 1]:
+# The two mills through point i, at [i] and [i + 24]:
 _MILLS_AT = (
-    0x000007, 0x0000c1, 0x000007, 0x020202, 0x00001c, 0x000007, 0x00001c, 0x080808,
-    0x000070, 0x00001c, 0x000070, 0x202020, 0x0000c1, 0x000070, 0x0000c1, 0x808080,
-    0x000700, 0x00c100, 0x000700, 0x020202, 0x001c00, 0x000700, 0x001c00, 0x080808,
-    0x007000, 0x001c00, 0x007000, 0x202020, 0x00c100, 0x007000, 0x00c100, 0x808080,
-    0x070000, 0xc10000, 0x070000, 0x020202, 0x1c0000, 0x070000, 0x1c0000, 0x080808,
-    0x700000, 0x1c0000, 0x700000, 0x202020, 0xc10000, 0x700000, 0xc10000, 0x808080,
+    0x000007, 0x000007, 0x00001c, 0x00001c, 0x000070, 0x000070, 0x0000c1, 0x0000c1,
+    0x000700, 0x000700, 0x001c00, 0x001c00, 0x007000, 0x007000, 0x00c100, 0x00c100,
+    0x070000, 0x070000, 0x1c0000, 0x1c0000, 0x700000, 0x700000, 0xc10000, 0xc10000,
+    0x0000c1, 0x020202, 0x000007, 0x080808, 0x00001c, 0x202020, 0x000070, 0x808080,
+    0x00c100, 0x020202, 0x000700, 0x080808, 0x001c00, 0x202020, 0x007000, 0x808080,
+    0xc10000, 0x020202, 0x070000, 0x080808, 0x1c0000, 0x202020, 0x700000, 0x808080,
 )
 MILLS = (
     0x000007, 0x00001c, 0x000070, 0x0000c1, 0x000700, 0x001c00, 0x007000, 0x00c100,
@@ -314,7 +314,8 @@ class Game(_Game):
         men = self._men
         if a >= REMOVE:
             self._fixed.append(len(hist) - 2)
-            board[q] &= ~(1 << (a - REMOVE))
+            freed = a - REMOVE
+            board[q] &= ~(1 << freed)
             men[q] -= 1
             self._pending -= 1
             if men[q] + self._hand[q] < 3:
@@ -330,22 +331,23 @@ class Game(_Game):
             if a < MOVE:
                 self._fixed.append(len(hist) - 2)
                 t = a
+                freed = -1
                 board[p] |= 1 << t
                 self._hand[p] -= 1
                 men[p] += 1
             else:
-                f = (a - MOVE) // 24
-                t = a - MOVE - f * 24
-                board[p] ^= 1 << f | 1 << t
+                freed = (a - MOVE) // 24
+                t = a - MOVE - freed * 24
+                board[p] ^= 1 << freed | 1 << t
                 if self._no_returns:
                     ban = self._ban[p]
                     self._bans.append(ban & 255)
                     self._bans.append(ban >> 8)
-                    self._ban[p] = MOVE + t * 24 + f
+                    self._ban[p] = MOVE + t * 24 + freed
             own = board[p]
-            m = _MILLS_AT[2 * t]
+            m = _MILLS_AT[t]
             mills = own & m == m  # no tuple of the two mills: this is the search's inner loop
-            m = _MILLS_AT[2 * t + 1]
+            m = _MILLS_AT[t + 24]
             mills += own & m == m
             if mills and men[q]:
                 self._pending = 2 if mills == 2 and self._double else 1
@@ -373,9 +375,9 @@ class Game(_Game):
         if keys.count(k, self._fixed[-1]) >= 2 and self._repetitions() >= 3:
             self._result, self.to_move = (None, REPETITION), None
             return
-        # The point the turn emptied (a placement empties none): the side to act can step
-        # there from next to it, which most often settles at once that he is not blocked.
-        freed = a - REMOVE if a >= REMOVE else f if a >= MOVE else -1
+        # The point the turn emptied (freed; a placement empties none, -1): the side to act
+        # can step there from next to it, which most often settles at once that he is not
+        # blocked.
         if (freed < 0 or self._ban[q] or not _ADJ[freed] & board[q]) and not self._has_move(q):
             self._result, self.to_move = (p, BLOCKED), None
 

@@ -66,7 +66,7 @@ def test_tables_match_the_drawing():
         assert sum(1 << j for j in near) == morris._ADJ[i]
         assert morris._next_to(1 << i) == morris._ADJ[i]  # the bit-parallel neighbourhood
         mills = [m for m in morris.MILLS if m >> i & 1]
-        assert sorted(mills) == sorted([morris._MILLS_AT[2 * i], morris._MILLS_AT[2 * i + 1]])
+        assert sorted(mills) == sorted([morris._MILLS_AT[i], morris._MILLS_AT[i + 24]])
 
 
 def test_double_mill_placing_takes_two():
