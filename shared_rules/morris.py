@@ -249,9 +249,9 @@ class Game(_Game):
         return free if free else opp
 
     def legal(self):
-        if self._result is not None:
+        p = self.to_move
+        if p is None:
             return []
-        p = self._p
         board = self._board
         if self._pending:
             free = self._removable()
@@ -269,14 +269,15 @@ class Game(_Game):
         # the legality test inline (a call less on every ply of a game or a playout), with
         # few enough locals that MicroPython keeps the frame off the heap; anything else, and
         # every error, goes core's way (where parse() tests membership of legal())
-        if _type(a) is _int and self._result is None:
+        p = self.to_move
+        if _type(a) is _int and p is not None:
             board = self._board
             empty = _FULL & ~(board[0] | board[1])
             if self._pending:
                 if REMOVE <= a < _END and self._removable() >> a - REMOVE & 1:
                     self.play_unchecked(a)
                     return
-            elif self._hand[self._p]:
+            elif self._hand[p]:
                 if 0 <= a < MOVE and empty >> a & 1:
                     self.play_unchecked(a)
                     return
@@ -284,9 +285,8 @@ class Game(_Game):
                 f = (a - MOVE) // 24  # no divmod: its tuple is garbage on the device
                 t = a - MOVE - f * 24
                 # a step or flight: own stone at f, t empty, not banned, t next to f or flying
-                if (MOVE <= a < REMOVE and board[self._p] >> f & empty >> t & 1
-                        and a != self._ban[self._p]
-                        and (self._men[self._p] == 3 or _ADJ[f] >> t & 1)):
+                if (MOVE <= a < REMOVE and board[p] >> f & empty >> t & 1 and a != self._ban[p]
+                        and (_ADJ[f] >> t & 1 or self._men[p] == 3)):
                     self.play_unchecked(a)
                     return
         _Game.play(self, a)
