@@ -96,36 +96,37 @@ def _steps(own, empty):
     and few enough locals that MicroPython keeps the frame off the heap."""
     out = []
     append = out.append
+    stay = _STAY  # a local: one look-up instead of a module global's for each move
     m = own & empty >> 1 & 0x7F7F7F  # k -> k+1 round the ring
     while m:
         low = m & -m
         m ^= low
-        append(_STAY[low] + 1)
+        append(stay[low] + 1)
     m = own & empty >> 7 & 0x010101  # k = 0 -> 7
     while m:
         low = m & -m
         m ^= low
-        append(_STAY[low] + 7)
+        append(stay[low] + 7)
     m = own & empty << 1 & 0xFEFEFE  # k -> k-1
     while m:
         low = m & -m
         m ^= low
-        append(_STAY[low] - 1)
+        append(stay[low] - 1)
     m = own & empty << 7 & 0x808080  # k = 7 -> 0
     while m:
         low = m & -m
         m ^= low
-        append(_STAY[low] - 7)
+        append(stay[low] - 7)
     m = own & empty >> 8 & 0x00AAAA  # inwards, from a midpoint
     while m:
         low = m & -m
         m ^= low
-        append(_STAY[low] + 8)
+        append(stay[low] + 8)
     m = own & empty << 8 & 0xAAAA00  # outwards
     while m:
         low = m & -m
         m ^= low
-        append(_STAY[low] - 8)
+        append(stay[low] - 8)
     return out
 
 
