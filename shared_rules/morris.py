@@ -295,9 +295,9 @@ class Game(_Game):
     def _has_move(self, p):
         if self._men[p] == 3:
             return True  # at least 12 points are empty and only one move is ever banned
-        board = self._board
-        empty = _FULL & ~(board[0] | board[1])
-        own = board[p] & _next_to(empty)  # the stones that can step
+        # (no local for the boards: one more would put the frame on MicroPython's heap)
+        empty = _FULL & ~(self._board[0] | self._board[1])
+        own = self._board[p] & _next_to(empty)  # the stones that can step
         ban = self._ban[p]
         if not own or not ban or own & (own - 1):
             return own != 0  # the ban forbids one move: a second stone that can step has another
