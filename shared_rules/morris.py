@@ -362,8 +362,10 @@ class Game(_Game):
         if self._hand[q]:
             keys.extend(_NO_KEY)
             return
-        # Equal keys are a fast necessary test (bytearray.count runs in C); the walk back
-        # decides exactly, side and bans too.  Only a record's first byte has the top bit
+        # Equal keys are a fast necessary test (bytearray.count runs in C): a third
+        # occurrence needs the key written just now and two before it, or one when the
+        # stretch reaches back to the position set_position() began with (no action wrote
+        # its key).  The walk back decides exactly, side and bans too.  Only a record's first byte has the top bit
         # set, so a match can never straddle two records.  The key is written into the
         # game's own 2 bytes: a new bytes object per turn would be garbage on the device.
         # A hash of the boards alone, modulo a prime below 2^14, is enough: a false match
@@ -373,7 +375,8 @@ class Game(_Game):
         k[0] = 128 | key & 127
         k[1] = key >> 7
         keys.extend(k)
-        if keys.count(k, self._fixed[-1]) >= 2 and self._repetitions() >= 3:
+        n = keys.count(k, self._fixed[-1])
+        if (n >= 3 or n == 2 and len(self._fixed) == 1) and self._repetitions() >= 3:
             self._result, self.to_move = (None, REPETITION), None
             return
         # The point the turn emptied (freed; a placement empties none, -1): the side to act
