@@ -379,10 +379,13 @@ class Game(_Game):
         if (n >= 3 or n == 2 and len(self._fixed) == 1) and self._repetitions() >= 3:
             self._result, self.to_move = (None, REPETITION), None
             return
-        # The point the turn emptied (freed; a placement empties none, -1): the side to act
-        # can step there from next to it, which most often settles at once that he is not
-        # blocked.
-        if (freed < 0 or self._ban[q] or not _ADJ[freed] & board[q]) and not self._has_move(q):
+        # Is the side to act blocked?  Without a ban on him, _has_move's test inline (a call
+        # less on most plies): he can step to the point the turn emptied (freed; a placement
+        # empties none, -1) from next to it, which most often settles it at once, or flies,
+        # or has a stone next to an empty point.
+        if (not self._has_move(q) if freed < 0 or self._ban[q] else
+                not (_ADJ[freed] & board[q] or men[q] == 3
+                     or board[q] & _next_to(_FULL & ~(board[0] | board[1])))):
             self._result, self.to_move = (p, BLOCKED), None
 
     def _repetitions(self):
