@@ -133,13 +133,12 @@ def _steps(own, empty):
 def _flights(own, empty):
     """The moves of three stones `own` to any `empty` point."""
     to = [t for t in _EACH if empty >> t & 1]
-    out = []
+    bases = []  # each stone's action to point 0
     while own:
         low = own & -own
         own ^= low
-        base = _STAY[low] - _BIT[low]
-        out += [base + t for t in to]
-    return out
+        bases.append(_STAY[low] - _BIT[low])
+    return [b + t for b in bases for t in to]  # one comprehension: no list per stone
 
 
 def _in_mills(board):
