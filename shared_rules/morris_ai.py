@@ -81,13 +81,18 @@ def evaluate(g, p):
 
 
 def _thirds(own, other):
-    """The empty points that would complete a mill of `own` (two stones and a hole)."""
-    out = 0
-    for m in MILLS:
-        x = own & m
-        if x and x != m and x & (x - 1) and not other & m:
-            out |= m & ~x
-    return out
+    """The empty points that would complete a mill of `own` (two stones and a hole),
+    bit-parallel like _movable: up(x) / down(x) hold x's stones one step on / back round
+    their rings.  A side mill is corner, midpoint, corner round a ring; a cross mill the
+    same midpoint of the three rings."""
+    up = (own << 1) & 0xFEFEFE | (own >> 7) & 0x010101
+    down = (own >> 1) & 0x7F7F7F | (own << 7) & 0x808080
+    holes = (up & down & 0xAAAAAA  # a midpoint between two own corners
+             | (((down >> 1) & 0x7F7F7F | (down << 7) & 0x808080) & down  # a corner before
+                | ((up << 1) & 0xFEFEFE | (up >> 7) & 0x010101) & up) & 0x555555)  # or after two
+    mid = own & 0xAAAAAA
+    holes |= (mid >> 8 & mid >> 16 | mid << 8 & mid >> 8 | mid << 8 & mid << 16) & 0xAAAAAA
+    return holes & _FULL & ~(own | other)
 
 
 def order(g, acts):
@@ -115,9 +120,10 @@ def order(g, acts):
         for i in range(n):
             a = acts[i]
             if a >= MOVE:
-                f, t = divmod(a - MOVE, 24)
+                t = (a - MOVE) % 24
                 if not close >> t & 1:
                     continue
+                f = (a - MOVE) // 24  # no divmod before: its tuple is garbage for most moves
                 for m in MILLS:  # the mill must not need the stone that moves
                     if m >> t & 1 and not m >> f & 1 and mine & m == m & ~(1 << t):
                         break

@@ -352,6 +352,28 @@ def test_morris_mobility_counts_by_the_rules_adjacency():
         assert ai._movable(own, empty) == slow, (own, empty)
 
 
+def test_morris_holes_of_open_twos_bit_parallel():
+    # _thirds (shifts over the rings) against the mills one by one: two stones of one side
+    # and an empty third point
+    import random
+    from shared_rules import morris_ai
+    random.seed(3)
+    for _ in range(3000):
+        own = other = 0
+        for i in range(24):
+            r = random.randrange(4)
+            if r == 1:
+                own |= 1 << i
+            elif r == 2:
+                other |= 1 << i
+        want = 0
+        for m in morris.MILLS:
+            x = own & m
+            if x != m and x & (x - 1) and not other & m:
+                want |= m & ~x
+        assert morris_ai._thirds(own, other) == want, (hex(own), hex(other))
+
+
 def test_morris_a_mill_to_close_counts_for_the_side_that_can_close_it_next():
     # Red a1 d1 with g1 empty, moving: g4 can step into g1, f4 cannot (nor can d1, which
     # the mill needs); Green has no two
