@@ -419,6 +419,8 @@ class Game(_Game):
         return seen
 
     def undo(self):
+        # few names, each reused, so that MicroPython keeps the frame (11 words) off the
+        # heap: the search undoes every action it plays
         hist = self._hist
         if not hist:
             raise IllegalMove("nothing to take back")
@@ -426,31 +428,31 @@ class Game(_Game):
         h = hist[n] | hist[n + 1] << 8
         hist[n:] = b""
         self._keys[n:] = b""
-        a = h & 1023
         p = h >> 12
-        q = 1 - p
         self.to_move = self._p = p
         self._pending = h >> 10 & 3
         self._result = None
-        board = self._board
-        if a < MOVE or a >= REMOVE:
+        h &= 1023  # the action
+        hist = self._board
+        if h >= REMOVE:
             self._fixed.pop()
-        if a >= REMOVE:
-            board[q] |= 1 << (a - REMOVE)
-            self._men[q] += 1
-        elif a < MOVE:
-            board[p] &= ~(1 << a)
+            hist[1 - p] |= 1 << (h - REMOVE)
+            self._men[1 - p] += 1
+        elif h < MOVE:
+            self._fixed.pop()
+            hist[p] &= ~(1 << h)
             self._men[p] -= 1
             self._hand[p] += 1
         else:
-            f = (a - MOVE) // 24
-            t = a - MOVE - f * 24
-            board[p] ^= 1 << f | 1 << t
+            h -= MOVE
+            n = h // 24  # from
+            h = 1 << n | 1 << (h - n * 24)  # from and to (a shallow stack, a small frame)
+            hist[p] ^= h
             if self._no_returns:
-                bans = self._bans
-                j = len(bans) - 2
-                self._ban[p] = bans[j] | bans[j + 1] << 8
-                bans[j:] = b""
+                hist = self._bans
+                n = len(hist) - 2
+                self._ban[p] = hist[n] | hist[n + 1] << 8
+                hist[n:] = b""
 
     def copy(self):
         g = Game(**self.options)
