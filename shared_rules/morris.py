@@ -304,87 +304,96 @@ class Game(_Game):
         return own != 1 << f or _ADJ[f] & empty & ~(1 << (ban - MOVE - f * 24)) != 0
 
     def play_unchecked(self, a):
+        # Few names, each reused, and the turn's end in a method of its own, so that
+        # MicroPython keeps both frames (11 words) off the heap: the search plays every
+        # action through here, and in a heap full of live objects a frame taken from it
+        # costs more than a call.
         p = self._p
-        q = 1 - p
-        hist = self._hist
-        h = a | self._pending << 10 | p << 12
-        hist.append(h & 255)
-        hist.append(h >> 8)
-        board = self._board
-        men = self._men
+        b = self._hist
+        f = a | self._pending << 10 | p << 12
+        b.append(f & 255)
+        b.append(f >> 8)
+        b = self._board
         if a >= REMOVE:
-            self._fixed.append(len(hist) - 2)
-            freed = a - REMOVE
-            board[q] &= ~(1 << freed)
-            men[q] -= 1
+            self._fixed.append(len(self._hist) - 2)
+            f = a - REMOVE  # the point emptied
+            m = ~(1 << f)  # (apart: the frame holds a shallow stack only)
+            b[1 - p] &= m
+            self._men[1 - p] -= 1
             self._pending -= 1
-            if men[q] + self._hand[q] < 3:
+            if self._men[1 - p] + self._hand[1 - p] < 3:
                 self._keys.extend(_NO_KEY)
                 self._result, self.to_move = (p, MEN), None
                 return
-            if self._pending and men[q] == 0:
+            if self._pending and self._men[1 - p] == 0:
                 self._pending = 0
             if self._pending:
                 self._keys.extend(_NO_KEY)
                 return
         else:
             if a < MOVE:
-                self._fixed.append(len(hist) - 2)
-                t = a
-                freed = -1
-                board[p] |= 1 << t
+                self._fixed.append(len(self._hist) - 2)
+                f = -1  # a placement empties no point
+                m = 1 << a
+                b[p] |= m
                 self._hand[p] -= 1
-                men[p] += 1
+                self._men[p] += 1
             else:
-                freed = (a - MOVE) // 24
-                t = a - MOVE - freed * 24
-                board[p] ^= 1 << freed | 1 << t
+                a -= MOVE
+                f = a // 24  # the point emptied
+                a -= f * 24  # where the stone goes
+                m = 1 << f | 1 << a
+                b[p] ^= m
                 if self._no_returns:
-                    ban = self._ban[p]
-                    self._bans.append(ban & 255)
-                    self._bans.append(ban >> 8)
-                    self._ban[p] = MOVE + t * 24 + freed
-            own = board[p]
-            m = _MILLS_AT[t]
-            mills = own & m == m  # no tuple of the two mills: this is the search's inner loop
-            m = _MILLS_AT[t + 24]
-            mills += own & m == m
-            if mills and men[q]:
-                self._pending = 2 if mills == 2 and self._double else 1
+                    m = self._ban[p]
+                    self._bans.append(m & 255)
+                    self._bans.append(m >> 8)
+                    self._ban[p] = MOVE + a * 24 + f
+            # the mills through the point the stone went to (a): no tuple of the two, this
+            # is the search's inner loop
+            m = _MILLS_AT[a]
+            t = b[p] & m == m
+            m = _MILLS_AT[a + 24]
+            t += b[p] & m == m
+            if t and self._men[1 - p]:
+                self._pending = 2 if t == 2 and self._double else 1
                 self._keys.extend(_NO_KEY)
                 return
+        self._turn_ends(p, f)
+
+    def _turn_ends(self, p, freed):
+        """p's turn has ended, emptying point `freed` (-1: none): the other side acts.
+        Record the key of the position (in _keys, as the last action's 2 bytes) if it can
+        repeat, and decide the game's end."""
+        q = 1 - p
         self.to_move = self._p = q
-        # The turn has passed: record the key of the position (in _keys, as the last
-        # action's 2 bytes) if it can repeat, and decide the game's end (inline: this is the
-        # search's inner loop).
-        keys = self._keys
         if self._hand[q]:
-            keys.extend(_NO_KEY)
+            self._keys.extend(_NO_KEY)
             return
         # Equal keys are a fast necessary test (bytearray.count runs in C): a third
         # occurrence needs the key written just now and two before it, or one when the
         # stretch reaches back to the position set_position() began with (no action wrote
-        # its key).  The walk back decides exactly, side and bans too.  Only a record's first byte has the top bit
-        # set, so a match can never straddle two records.  The key is written into the
-        # game's own 2 bytes: a new bytes object per turn would be garbage on the device.
-        # A hash of the boards alone, modulo a prime below 2^14, is enough: a false match
-        # only costs a walk, one in 16381 positions of the stretch.
-        key = (board[0] ^ board[1] << 5) % 16381
-        k = _KEY
-        k[0] = 128 | key & 127
-        k[1] = key >> 7
-        keys.extend(k)
-        n = keys.count(k, self._fixed[-1])
+        # its key).  The walk back decides exactly, side and bans too.  Only a record's
+        # first byte has the top bit set, so a match can never straddle two records.  The
+        # key is written into the games' scratch: a new bytes object per turn would be
+        # garbage on the device.  A hash of the boards alone, modulo a prime below 2^14, is
+        # enough: a false match only costs a walk.
+        b = self._board
+        n = (b[0] ^ b[1] << 5) % 16381
+        _KEY[0] = 128 | n & 127
+        _KEY[1] = n >> 7
+        self._keys.extend(_KEY)
+        n = self._keys.count(_KEY, self._fixed[-1])
         if (n >= 3 or n == 2 and len(self._fixed) == 1) and self._repetitions() >= 3:
             self._result, self.to_move = (None, REPETITION), None
             return
         # Is the side to act blocked?  Without a ban on him, _has_move's test inline (a call
-        # less on most plies): he can step to the point the turn emptied (freed; a placement
-        # empties none, -1) from next to it, which most often settles it at once, or flies,
-        # or has a stone next to an empty point.
+        # less on most plies): he can step to the point the turn emptied from next to it,
+        # which most often settles it at once, or flies, or has a stone next to an empty
+        # point.
+        n = b[0] | b[1]
         if (not self._has_move(q) if freed < 0 or self._ban[q] else
-                not (_ADJ[freed] & board[q] or men[q] == 3
-                     or board[q] & _next_to(_FULL & ~(board[0] | board[1])))):
+                not (_ADJ[freed] & b[q] or self._men[q] == 3 or b[q] & _next_to(_FULL & ~n))):
             self._result, self.to_move = (p, BLOCKED), None
 
     def _repetitions(self):
