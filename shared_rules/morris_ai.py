@@ -5,7 +5,7 @@ _board, _hand, _men, _pending, _p) instead of calling stone_at() 24 times per po
 """
 from shared_rules.morris import MILLS, MOVE, REMOVE
 
-NODES = (50, 256, 1280)  # work budgets of easy, normal, hard (tests/bench/ai.py)
+NODES = (68, 350, 1750)  # work budgets of easy, normal, hard (tests/bench/ai.py)
 
 _FULL = 0xFFFFFF
 _BITS = bytes(bin(i).count("1") for i in range(256))  # set bits per byte
