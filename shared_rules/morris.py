@@ -304,10 +304,9 @@ class Game(_Game):
         return own != 1 << f or _ADJ[f] & empty & ~(1 << (ban - MOVE - f * 24)) != 0
 
     def play_unchecked(self, a):
-        # Few names, each reused, and the turn's end in a method of its own, so that
-        # MicroPython keeps both frames (11 words) off the heap: the search plays every
-        # action through here, and in a heap full of live objects a frame taken from it
-        # costs more than a call.
+        # Few names, each reused, so that MicroPython keeps the frame (11 words) off the
+        # heap: the search plays every action through here, and in a heap full of live
+        # objects a frame taken from it costs more than the rest of a ply.
         p = self._p
         b = self._hist
         f = a | self._pending << 10 | p << 12
@@ -359,15 +358,12 @@ class Game(_Game):
                 self._pending = 2 if t == 2 and self._double else 1
                 self._keys.extend(_NO_KEY)
                 return
-        self._turn_ends(p, f)
-
-    def _turn_ends(self, p, freed):
-        """p's turn has ended, emptying point `freed` (-1: none): the other side acts.
-        Record the key of the position (in _keys, as the last action's 2 bytes) if it can
-        repeat, and decide the game's end."""
-        q = 1 - p
-        self.to_move = self._p = q
-        if self._hand[q]:
+        # The turn has ended, emptying point f (-1: none).  a, m and t are free now: a
+        # becomes the side to act.  Record the key of the position (in _keys, as the last
+        # action's 2 bytes) if it can repeat, and decide the game's end.
+        a = 1 - p
+        self.to_move = self._p = a
+        if self._hand[a]:
             self._keys.extend(_NO_KEY)
             return
         # Equal keys are a fast necessary test (bytearray.count runs in C): a third
@@ -378,22 +374,22 @@ class Game(_Game):
         # key is written into the games' scratch: a new bytes object per turn would be
         # garbage on the device.  A hash of the boards alone, modulo a prime below 2^14, is
         # enough: a false match only costs a walk.
-        b = self._board
-        n = (b[0] ^ b[1] << 5) % 16381
-        _KEY[0] = 128 | n & 127
-        _KEY[1] = n >> 7
+        m = (b[0] ^ b[1] << 5) % 16381
+        _KEY[0] = 128 | m & 127
+        _KEY[1] = m >> 7
         self._keys.extend(_KEY)
-        n = self._keys.count(_KEY, self._fixed[-1])
-        if (n >= 3 or n == 2 and len(self._fixed) == 1) and self._repetitions() >= 3:
+        m = self._fixed[-1]  # (apart: the frame holds a shallow stack only)
+        m = self._keys.count(_KEY, m)
+        if (m >= 3 or m == 2 and len(self._fixed) == 1) and self._repetitions() >= 3:
             self._result, self.to_move = (None, REPETITION), None
             return
         # Is the side to act blocked?  Without a ban on him, _has_move's test inline (a call
         # less on most plies): he can step to the point the turn emptied from next to it,
         # which most often settles it at once, or flies, or has a stone next to an empty
         # point.
-        n = b[0] | b[1]
-        if (not self._has_move(q) if freed < 0 or self._ban[q] else
-                not (_ADJ[freed] & b[q] or self._men[q] == 3 or b[q] & _next_to(_FULL & ~n))):
+        m = b[0] | b[1]
+        if (not self._has_move(a) if f < 0 or self._ban[a] else
+                not (_ADJ[f] & b[a] or self._men[a] == 3 or b[a] & _next_to(_FULL & ~m))):
             self._result, self.to_move = (p, BLOCKED), None
 
     def _repetitions(self):
