@@ -304,9 +304,11 @@ class Game(_Game):
         return own != 1 << f or _ADJ[f] & empty & ~(1 << (ban - MOVE - f * 24)) != 0
 
     def play_unchecked(self, a):
-        # Few names, each reused, so that MicroPython keeps the frame (11 words) off the
-        # heap: the search plays every action through here, and in a heap full of live
-        # objects a frame taken from it costs more than the rest of a ply.
+        # Few names, each reused (b: the history, then the boards; f: the history record,
+        # then the point the action empties; m: a mask or a count; t: the mills closed), so
+        # that MicroPython keeps the frame (11 words) off the heap: the search plays every
+        # action through here, and in a heap full of live objects a frame taken from it
+        # costs more than the rest of a ply.
         p = self._p
         b = self._hist
         f = a | self._pending << 10 | p << 12
