@@ -260,9 +260,10 @@ class Game(_Game):
         if self._hand[p]:
             return [t for t in _EACH if empty >> t & 1]
         out = _flights(board[p], empty) if self._men[p] == 3 else _steps(board[p], empty)
-        ban = self._ban[p]
-        if ban and ban in out:
-            out.remove(ban)
+        if self._no_returns:  # bans come with the option only
+            ban = self._ban[p]
+            if ban and ban in out:
+                out.remove(ban)
         return out
 
     def play(self, a):
@@ -285,8 +286,9 @@ class Game(_Game):
                 f = (a - MOVE) // 24  # no divmod: its tuple is garbage on the device
                 t = a - MOVE - f * 24
                 # a step or flight: own stone at f, t empty, not banned, t next to f or flying
-                if (MOVE <= a < REMOVE and board[p] >> f & empty >> t & 1 and a != self._ban[p]
-                        and (_ADJ[f] >> t & 1 or self._men[p] == 3)):
+                if (MOVE <= a < REMOVE and board[p] >> f & empty >> t & 1
+                        and (_ADJ[f] >> t & 1 or self._men[p] == 3)
+                        and not (self._no_returns and a == self._ban[p])):
                     self.play_unchecked(a)
                     return
         _Game.play(self, a)
@@ -390,7 +392,7 @@ class Game(_Game):
         # which most often settles it at once, or flies, or has a stone next to an empty
         # point.
         m = b[0] | b[1]
-        if (not self._has_move(a) if f < 0 or self._ban[a] else
+        if (not self._has_move(a) if f < 0 or self._no_returns and self._ban[a] else
                 not (_ADJ[f] & b[a] or self._men[a] == 3 or b[a] & _next_to(_FULL & ~m))):
             self._result, self.to_move = (p, BLOCKED), None
 
