@@ -384,13 +384,10 @@ class Game(_Game):
         if (m >= 3 or m == 2 and len(self._fixed) == 1) and self._repetitions() >= 3:
             self._result, self.to_move = (None, REPETITION), None
             return
-        # Is the side to act blocked?  Without a ban on him, _has_move's test inline (a call
-        # less on most plies): he can step to the point the turn emptied from next to it,
-        # which most often settles it at once, or flies, or has a stone next to an empty
-        # point.
-        m = b[0] | b[1]
-        if (not self._has_move(a) if f < 0 or self._no_returns and self._ban[a] else
-                not (_ADJ[f] & b[a] or self._men[a] == 3 or b[a] & _next_to(_FULL & ~m))):
+        # The side to act can step to the point the turn emptied from next to it (unless a
+        # ban forbids that step), which most often settles at once that he is not blocked.
+        if ((f < 0 or self._no_returns and self._ban[a] or not _ADJ[f] & b[a])
+                and not self._has_move(a)):
             self._result, self.to_move = (p, BLOCKED), None
 
     def _repetitions(self):
