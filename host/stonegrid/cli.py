@@ -96,10 +96,15 @@ def _flash(args):
 
 
 def _build(args):
-    from stonegrid.pico import image
-    size = image.save_uf2(args.uf2, _profile(args.board))
-    print("build: wrote %s (%d KB): MicroPython v1.28.0 and the app's filesystem; drag it onto "
-          "the Pico's RPI-RP2 drive (BOOTSEL mode)" % (args.uf2, size // 1024))
+    from stonegrid.pico import image, stock
+    firmware = stock.load(args.micropython)
+    print("build: %s" % firmware.describe())
+    note = firmware.mpy_note()
+    if note:
+        print("build: %s" % note)
+    size = image.save_uf2(args.uf2, _profile(args.board), firmware, compiled=note is None)
+    print("build: wrote %s (%d KB): MicroPython %s and the app's filesystem; drag it onto "
+          "the Pico's RPI-RP2 drive (BOOTSEL mode)" % (args.uf2, size // 1024, firmware.version))
     return 0
 
 
@@ -233,12 +238,16 @@ def parser():
                     "(default: found under /media, /run/media, /Volumes, /mnt)")
     fl.set_defaults(run=_flash)
 
+    from stonegrid.pico.stock import DOWNLOAD, ENV
     bd = sub.add_parser("build", help="write one UF2 file holding MicroPython and the app",
-                        description="Write one UF2 file for a Raspberry Pi Pico: the pinned "
-                        "MicroPython v1.28.0 (RPI_PICO) and a filesystem holding the firmware "
-                        "compiled for the board. Copied onto the Pico in BOOTSEL mode, it "
-                        "installs both at once; it replaces every file on the board.")
+                        description="Write one UF2 file for a Raspberry Pi Pico: your "
+                        "MicroPython UF2 for the Pico (from %s) and a filesystem holding the "
+                        "firmware compiled for the board. Copied onto the Pico in BOOTSEL "
+                        "mode, it installs both at once; it replaces every file on the board."
+                        % DOWNLOAD)
     bd.add_argument("--uf2", required=True, metavar="OUT", help="the UF2 file to write")
+    bd.add_argument("--micropython", metavar="FILE", help="the MicroPython UF2 for the Pico "
+                    "(RPI_PICO) to put in it (default: $%s)" % ENV)
     bd.add_argument("--board", default="pico-ws2812", metavar="PROFILE", help="board profile "
                     "to install as board.json: a name from hardware/ or a JSON file; one for "
                     "stock MicroPython on a Pico (default: pico-ws2812)")

@@ -1,5 +1,6 @@
-"""Figures measured on an emulated Raspberry Pi Pico: the pinned MicroPython (v1.28.0, rp2 port,
-RPI_PICO) booted in rp2040js from a flash image holding the app (stonegrid.pico.image) plus
+"""Figures measured on an emulated Raspberry Pi Pico: the maker's MicroPython UF2 for the Pico
+(--micropython FILE or $STONEGRID_MICROPYTHON_UF2; stock v1.28.0 RPI_PICO for the README's
+figures) booted in rp2040js from a flash image holding the app (stonegrid.pico.image) plus
 tests/bench/pico_device.py, timed by the chip's own clock (time.ticks_us at 125 MHz), so in
 emulated time whatever the host's speed. rp2040js counts each instruction's cycles; it does
 not model the flash's XIP cache misses or bus contention (README.md, "Figures").
@@ -38,8 +39,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, HERE)
 from shared_rules import GAMES, load, search  # noqa: E402
+from stonegrid import build  # noqa: E402
 from stonegrid.build import tool  # noqa: E402
-from stonegrid.pico import image, parts  # noqa: E402
+from stonegrid.sim.engine import DEFAULT_HEAP  # noqa: E402
+from stonegrid.sim.sync import micropython_path  # noqa: E402
+from stonegrid.pico import bootrom, image, stock  # noqa: E402
 
 import rules as rules_bench  # noqa: E402  (tests/bench/rules.py: the base revision's rules)
 
@@ -102,10 +106,11 @@ def base_files(rev):
     return files
 
 
-def run(call, config, timeout, more=None):
-    """Boot an image whose main.py calls pico_device's `call` (text), with bench.json holding
-    `config` (and `more` files, {path: bytes}); (figure dicts, other lines, emulated ms).
-    Lines are echoed to stderr as they come (a run takes minutes)."""
+def run(firmware, call, config, timeout, more=None):
+    """Boot an image of `firmware` (a stock.Firmware) whose main.py calls pico_device's `call`
+    (text), with bench.json holding `config` (and `more` files, {path: bytes}); (figure
+    dicts, other lines, emulated ms). Lines are echoed to stderr as they come (a run takes
+    minutes)."""
     files = image.app_files(PROFILE)
     files.update(more or {})
     files["main.py"] = (MAIN % call).encode()
@@ -115,8 +120,8 @@ def run(call, config, timeout, more=None):
     with tempfile.TemporaryDirectory() as tmp:
         flash = os.path.join(tmp, "flash.bin")
         with open(flash, "wb") as f:
-            f.write(image.flash_image(PROFILE, files))
-        proc = subprocess.Popen(["node", BOOT_JS, parts.path(parts.BOOTROM), flash, END,
+            f.write(image.flash_image(firmware, files))
+        proc = subprocess.Popen(["node", BOOT_JS, bootrom.path(), flash, END,
                                  str(int(timeout * 1000))], cwd=ROOT, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True, errors="replace")
         figures, other = [], []
@@ -137,6 +142,44 @@ def run(call, config, timeout, more=None):
     if proc.returncode:
         raise SystemExit("the emulated Pico did not finish: %s" % err.strip())
     return figures, other, emulated[0] if emulated else None
+
+
+def share_config(games, moves):
+    """bench.json for pico_device.share: each game's recorded actions, `moves` plies spread."""
+    config = {"games": []}
+    for game_id in games:
+        actions = record(game_id)
+        config["games"].append([game_id, actions, spread(moves, len(actions))])
+    return config
+
+
+def unix_share(config, heap=DEFAULT_HEAP):
+    """pico_device.share on the unix board's runtime (the unix port at `heap`, as `stonegrid
+    sim` starts it) with the same build, compiled: its figure dict."""
+    with tempfile.TemporaryDirectory() as tmp:
+        build.write_tree(build.build(compiled=True), tmp)
+        with open(os.path.join(tmp, "pico_device.mpy"), "wb") as f:
+            f.write(compiled(os.path.join(HERE, "pico_device.py")))
+        with open(os.path.join(tmp, "bench.json"), "w") as f:
+            json.dump(config, f)
+        done = subprocess.run([micropython_path(), "-X", "heapsize=" + heap, "-c",
+                               "import pico_device; pico_device.share()"], cwd=tmp,
+                              capture_output=True, text=True, timeout=600)
+    for line in done.stdout.splitlines():
+        if line.startswith("{"):
+            got = json.loads(line)
+            if got.get("figure") == "share":
+                return got
+    raise SystemExit("the unix port did not finish: %s" % (done.stdout + done.stderr)[-2000:])
+
+
+def print_shares(unix, pico):
+    u, p = unix["peak"] / unix["heap"], pico["peak"] / pico["heap"]
+    print("heap share, the same games: unix board %s of %s KB (%.1f%%), Pico %s of %s KB "
+          "(%.1f%%); the unix board needs %.2fx the Pico's share (>= 1: it stays the stricter)"
+          % (kb(unix["peak"]), kb(unix["heap"]), 100 * u, kb(pico["peak"]), kb(pico["heap"]),
+             100 * p, u / p))
+    return u / p
 
 
 def kb(n):
@@ -176,19 +219,26 @@ def main(argv=None):
                     help="the default level only, no playouts: print the budgets that meet "
                     "the time targets")
     ap.add_argument("--timeout", type=float, default=1800, help="host seconds per boot")
+    ap.add_argument("--micropython", metavar="FILE", help="the MicroPython UF2 for the Pico "
+                    "(default: $%s)" % stock.ENV)
     args = ap.parse_args(argv)
+    try:
+        firmware = stock.load(args.micropython)
+        if firmware.mpy_note():
+            raise stock.FirmwareError("the bench loads .mpy files: %s" % firmware.mpy_note())
+    except ValueError as e:
+        raise SystemExit("pico bench: %s" % e)
+    print("firmware: %s" % firmware.describe(), flush=True)
     games = args.game or list(GAMES)
     started = time.time()
     levels = [search.DEFAULT] if args.tune else list(search.LEVELS)
-    config = {"levels": levels, "check_level": search.DEFAULT, "games": []}
-    for game_id in games:
-        actions = record(game_id)
-        config["games"].append([game_id, actions, spread(args.moves, len(actions))])
-    figures, other, emulated = run("app(free)", config, args.timeout)
+    config = dict(share_config(games, args.moves), levels=levels, check_level=search.DEFAULT)
+    figures, other, emulated = run(firmware, "app(free)", config, args.timeout)
     rules = [], [], 0
     if args.playouts and not args.tune:
         trees = ["fw/a"] + ([BASE_DIR] if args.base else [])
-        rules = run("rules(free)", {"trees": trees, "games": games, "n": args.playouts},
+        rules = run(firmware, "rules(free)",
+                    {"trees": trees, "games": games, "n": args.playouts},
                     args.timeout, base_files(args.base) if args.base else None)
     by = {}
     for f in figures:
@@ -239,6 +289,8 @@ def main(argv=None):
               max(f["max_us"] for f in default) / 1e6 if default else 0,
               max(f["mean_us"] for f in default) / 1e6 if default else 0, boot,
               len(by.get("error", [])), kb(total - peak)))
+    if not args.tune:
+        print_shares(unix_share(config), run(firmware, "share(free)", config, args.timeout)[0][0])
     if args.tune:
         print("budgets of the %s level meeting the targets with a margin of %.0f%% (the "
               "companions' NODES; easy and hard in proportion):" % (

@@ -2,7 +2,8 @@
 pico_device.mpy, with bench.json saying what to run, and boots it in rp2040js. MicroPython on
 a Pico only (rp2 port); every time is the chip's own clock (time.ticks_us), so emulated time.
 
-main.py calls app() or rules(). Prints one JSON line per figure ({"figure": NAME, ...}), then
+main.py calls app(), rules() or share() (which runs on the unix port too). Prints one JSON
+line per figure ({"figure": NAME, ...}), then
 END (after an error: a {"figure": "error"} line and the traceback first)."""
 import gc
 import json
@@ -160,4 +161,36 @@ def rules(free_at_main):
             for name in [m for m in sys.modules if m.startswith("shared_rules")]:
                 del sys.modules[name]  # from their own folder
             gc.collect()
+    print(END)
+
+
+def share(free_at_main=None):
+    """The share of its heap that a board needs for the same games: the peak of
+    gc.mem_alloc() while the device's search runs at the sampled plies of each game of
+    bench.json (all in one run, one game's code at a time, as the app plays them), against
+    the whole heap. Plain MicroPython: tests/test_pico.py runs it on the Pico and on the unix
+    board and compares the two."""
+    from app import core  # the app's modules, and its collection threshold
+    from app.heap import only
+    from shared_rules import load, search
+
+    with open("bench.json") as f:
+        config = json.load(f)
+    gc.collect()
+    peak = 0
+    for game_id, actions, samples in config["games"]:
+        only(game_id)
+        g, ai = load(game_id).Game(), search.load_ai(game_id)
+        for ply in range(len(actions) + 1):
+            if ply in samples and g.result() is None:
+                gc.collect()  # as Play.tick does before each search
+                s = search.start(g, g.to_move, ai, search.DEFAULT, ply)
+                while not s.step(core.THINK_STEP):
+                    peak = max(peak, gc.mem_alloc())
+                s = None
+            if ply < len(actions):
+                g.play(actions[ply])
+        g = ai = None
+    figure("share", {"heap": gc.mem_free() + gc.mem_alloc(), "peak": peak,
+                     "platform": sys.platform})
     print(END)

@@ -1,6 +1,8 @@
 """The emulated Pico, host side: the virtual board's engine (pty, control socket, terminal)
 with rp2040js (run.mjs under Node) in place of the unix port: the engine's Board with
-another process (_launch, _pumps), serial bytes and presses sent to it as messages.
+another process (_launch, _pumps), serial bytes and presses sent to it as messages. The chip
+runs the maker's own MicroPython UF2 (stock.load checks it) after the RP2040's boot ROM
+(bootrom.py, from a registry package).
 
 The chip's USB CDC serial is the pty; its WS2812 data pin, decoded by run.mjs, gives the
 frames; button presses hold the profile's GPIO pins active for a while of emulated time."""
@@ -15,7 +17,7 @@ import tempfile
 from stonegrid import build
 
 from stonegrid.build import npm_hint, repo_root
-from stonegrid.pico import image, parts
+from stonegrid.pico import bootrom, image, stock
 from stonegrid.sim import engine
 from stonegrid.sim.device import check_press
 
@@ -54,14 +56,15 @@ def node_path():
     return node
 
 
-def check_setup():
-    """SetupError unless Node, rp2040js and the pinned parts (sha256-checked) are there."""
+def check_setup(micropython=None):
+    """The checked stock.Firmware at `micropython` (default: $STONEGRID_MICROPYTHON_UF2);
+    SetupError unless it, Node, rp2040js and the boot ROM are all there and sound."""
     node_path()
-    for name in (parts.MICROPYTHON, parts.BOOTROM):
-        try:
-            parts.path(name)
-        except parts.PartError as e:
-            raise SetupError(str(e))
+    try:
+        bootrom.path()
+        return stock.load(micropython)
+    except ValueError as e:  # stock.FirmwareError, bootrom.BootRomError
+        raise SetupError(str(e))
 
 
 def profile_path(name):
@@ -85,8 +88,10 @@ def led_order(profile):
 class PicoBoard(engine.Board):
     """engine.Board with the emulator as its process: same pty, control socket, counters."""
 
-    def __init__(self, flash, board="pico-ws2812", control_port=0, log=None):
+    def __init__(self, flash, firmware, board="pico-ws2812", control_port=0, log=None):
         super().__init__(flash, micropython=node_path(), control_port=control_port, log=log)
+        self.firmware = firmware  # a stock.Firmware
+        self.compiled = firmware.mpy_note() is None
         self.profile_file = profile_path(board)
         with open(self.profile_file) as f:
             self.profile = json.load(f)
@@ -104,8 +109,8 @@ class PicoBoard(engine.Board):
 
     async def _launch(self, cause):
         return await asyncio.create_subprocess_exec(
-            self.micropython, RUN_MJS, "--bootrom", parts.path(parts.BOOTROM),
-            "--uf2", parts.path(parts.MICROPYTHON), "--flash", os.path.join(self.flash, FLASH_FILE),
+            self.micropython, RUN_MJS, "--bootrom", bootrom.path(),
+            "--uf2", self.firmware.path, "--flash", os.path.join(self.flash, FLASH_FILE),
             "--profile", self.profile_file, stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
             start_new_session=True, preexec_fn=engine.die_with_host)
@@ -160,7 +165,7 @@ class PicoBoard(engine.Board):
 
     def _build(self):
         """The checkout's build for this profile, and its digest (the stamp's content)."""
-        files = build.build(repo_root(), profile=self.profile_file)
+        files = build.build(repo_root(), compiled=self.compiled, profile=self.profile_file)
         return files, build.digest(b"".join(k.encode() + v for k, v in sorted(files.items())))
 
     def prepare(self):
@@ -172,7 +177,7 @@ class PicoBoard(engine.Board):
         files, digest = self._build()
         path = os.path.join(self.flash, FLASH_FILE)
         with open(path + ".tmp", "wb") as f:
-            f.write(image.flash_image(self.profile_file, image.app_files(self.profile_file, files)))
+            f.write(image.flash_image(self.firmware, image.app_files(self.profile_file, files)))
         os.replace(path + ".tmp", path)
         with open(path + ".installed", "w") as f:
             f.write(digest)

@@ -1,34 +1,36 @@
-"""Flash images of a Raspberry Pi Pico: MicroPython's UF2 plus a littlefs filesystem holding
-the app, as MicroPython v1.28.0's rp2 port (board RPI_PICO) lays out its 2 MB flash:
+"""Flash images of a Raspberry Pi Pico: the maker's MicroPython UF2 (stock.py checks it) plus a
+littlefs filesystem holding the app, where and as MicroPython's rp2 port mounts it:
 
-- ports/rp2/boards/RPI_PICO/mpconfigboard.h: MICROPY_HW_FLASH_STORAGE_BYTES = 1408 KB;
-  ports/rp2/rp2_flash.c: the storage sits at the end of the flash
-  (MICROPY_HW_FLASH_STORAGE_BASE = PICO_FLASH_SIZE_BYTES - STORAGE_BYTES, 2 MB for the Pico
-  in pico-sdk's boards/pico.h), in blocks of FLASH_SECTOR_SIZE (4096).
-- ports/rp2/modules/_boot.py mounts it as vfs.VfsLfs2(rp2.Flash(), progsize=256), formatting
-  it only when that mount fails; extmod/vfs_lfs.c's defaults give readsize 32 and lookahead 32,
-  and extmod/vfs_lfsx.c sets block_cycles 100 and cache_size min(block, 4 * max(read, prog)).
+- where: the block device that the firmware's own program information names (for RPI_PICO
+  v1.28.0, 1408 KB at 0xA0000, the end of the 2 MB flash), in blocks of the flash's 4096-byte
+  sectors;
+- as: ports/rp2/modules/_boot.py mounts it as vfs.VfsLfs2(rp2.Flash(), progsize=256),
+  formatting it only when that mount fails; extmod/vfs_lfs.c's defaults give readsize 32 and
+  lookahead 32, and extmod/vfs_lfsx.c sets block_cycles 100 and cache_size
+  min(block, 4 * max(read, prog));
 - lib/littlefs is littlefs 2.11, on-disk version 2.1, as in littlefs-python 0.19.0.
 An image built with those parameters mounts on the board as it is: the app is there at the
 first boot, nothing is formatted."""
 import json
+import os
 import struct
 
 import littlefs
 
 from stonegrid import build
-from stonegrid.pico import parts
 
 XIP_BASE = 0x10000000  # where the RP2040 maps its flash
 FLASH_BYTES = 2 * 1024 * 1024
-FS_BYTES = 1408 * 1024
-FS_OFFSET = FLASH_BYTES - FS_BYTES  # 0xA0000 from the start of the flash
 BLOCK = 4096
-LFS_CONFIG = dict(block_size=BLOCK, block_count=FS_BYTES // BLOCK, read_size=32, prog_size=256,
-                  lookahead_size=32, cache_size=1024, block_cycles=100,
-                  disk_version=0x00020001)
+LFS_CONFIG = dict(block_size=BLOCK, read_size=32, prog_size=256, lookahead_size=32,
+                  cache_size=1024, block_cycles=100, disk_version=0x00020001)
 
 RP2040 = 0xE48BFF56  # the UF2 family id the RP2040's boot ROM accepts
+FAMILIES = {RP2040: "the RP2040 (a Raspberry Pi Pico)",
+            0xE48BFF57: "an RP2350's absolute block (a Raspberry Pi Pico 2 UF2)",
+            0xE48BFF59: "the RP2350 (a Raspberry Pi Pico 2)",
+            0xE48BFF5A: "the RP2350's RISC-V cores (a Raspberry Pi Pico 2)",
+            0xE48BFF5B: "the RP2350 (a Raspberry Pi Pico 2)"}
 _MAGIC = (0x0A324655, 0x9E5D5157)  # "UF2\n", then a random one
 _MAGIC_END = 0x0AB16F30
 _NOT_MAIN_FLASH = 0x00000001
@@ -43,26 +45,37 @@ class ImageError(ValueError):
 
 def read_uf2(data, name="the UF2 file"):
     """{flash address: bytes} of an RP2040 UF2 file's blocks; ImageError naming the block
-    for anything else."""
+    for anything else: bad magic, a block missing or out of its place in the numbering (a
+    file cut short), another chip's family."""
     if not data or len(data) % 512:
-        raise ImageError("%s is not a UF2 file: %d bytes, not a whole number of 512-byte "
-                         "blocks" % (name, len(data)))
+        raise ImageError("%s is not a whole UF2 file: %d bytes, not a whole number of 512-byte "
+                         "blocks (cut short?)" % (name, len(data)))
     chunks = {}
+    expect = run = 0  # the next block's number, and the count of the run of blocks under way
     for n in range(len(data) // 512):
         block = data[n * 512:(n + 1) * 512]
-        magic0, magic1, flags, address, size, _, _, family = _HEAD.unpack_from(block)
+        magic0, magic1, flags, address, size, number, count, family = _HEAD.unpack_from(block)
         if (magic0, magic1) != _MAGIC or struct.unpack_from("<I", block, 508)[0] != _MAGIC_END:
             raise ImageError("%s is not a UF2 file: block %d has bad magic numbers" % (name, n))
+        if number == 0 and expect == run:  # a file may hold several runs, each from 0
+            expect, run = 0, count
+        if number != expect or count != run or number >= count:
+            raise ImageError("%s is damaged: block %d is numbered %d of %d where %d of %d was "
+                             "due" % (name, n, number, count, expect, run))
+        expect = number + 1
         if flags & _NOT_MAIN_FLASH:
             continue
         if not flags & _FAMILY_ID or family != RP2040:
-            raise ImageError("%s is not for the RP2040: block %d has family id %s, the RP2040's "
-                             "is 0x%08x" % (name, n, "0x%08x" % family if flags & _FAMILY_ID
-                                            else "none", RP2040))
+            raise ImageError("%s is not for the RP2040 (a Raspberry Pi Pico): block %d has "
+                             "family id %s" % (name, n, "0x%08x, %s" % (
+                                 family, FAMILIES.get(family, "another chip's"))
+                                 if flags & _FAMILY_ID else "none"))
         if size > 476 or not XIP_BASE <= address <= XIP_BASE + FLASH_BYTES - size:
             raise ImageError("%s: block %d writes %d bytes at 0x%08x, outside the Pico's 2 MB "
                              "flash" % (name, n, size, address))
         chunks[address] = block[32:32 + size]
+    if expect != run:
+        raise ImageError("%s is cut short: it ends after block %d of %d" % (name, expect, run))
     return chunks
 
 
@@ -87,7 +100,7 @@ def write_uf2(chunks):
 
 
 def check_profile(profile):
-    """The board profile file `profile` must be one the pinned MicroPython (stock RPI_PICO)
+    """The board profile file `profile` must be one stock MicroPython for the Pico (RPI_PICO)
     runs: ImageError otherwise (a Unicorn needs Pimoroni's build, a Pico 2 an RP2350 one)."""
     with open(profile, "rb") as f:
         try:
@@ -99,21 +112,21 @@ def check_profile(profile):
                          "firmware is %r" % (profile, board.get("firmware")))
 
 
-def app_files(profile, built=None):
-    """{path: bytes} on the board's filesystem: the build (build.build's, or `built`) in slot
-    /fw/a, as `stonegrid flash` lays it out (so a later flash sends only what changed),
-    main.py and board.json in the root."""
+def app_files(profile, built=None, compiled=True):
+    """{path: bytes} on the board's filesystem: the build (build.build's, compiled or as
+    source, or `built`) in slot /fw/a, as `stonegrid flash` lays it out (so a later flash
+    sends only what changed), main.py and board.json in the root."""
     files = {}
-    built = built or build.build(compiled=True, profile=profile)
+    built = built or build.build(compiled=compiled, profile=profile)
     for path, data in built.items():
         files[path if "/" not in path else "fw/a/" + path] = data
     files["fw/current"] = b"a"
     return files
 
 
-def filesystem(files):
-    """The littlefs image (FS_BYTES) holding {path: bytes}, as the rp2 port mounts it."""
-    fs = littlefs.LittleFS(**LFS_CONFIG)
+def filesystem(files, fs_bytes):
+    """The littlefs image of fs_bytes holding {path: bytes}, as the rp2 port mounts it."""
+    fs = littlefs.LittleFS(block_count=fs_bytes // BLOCK, **LFS_CONFIG)
     try:
         for path in sorted(files):
             folder = path.rpartition("/")[0]
@@ -123,46 +136,38 @@ def filesystem(files):
                 f.write(files[path])
     except littlefs.LittleFSError as e:
         raise ImageError("the app's files do not fit the Pico's %d KB filesystem (%s)"
-                         % (FS_BYTES // 1024, e))
+                         % (fs_bytes // 1024, e))
     return bytes(fs.context.buffer)
 
 
-def _chunks(profile, files=None):
-    """{flash address: bytes}: the pinned MicroPython's blocks and the app's filesystem (or
-    one holding `files`, {path: bytes})."""
-    chunks = read_uf2(parts.read(parts.MICROPYTHON), parts.MICROPYTHON)
-    end = max(a + len(d) for a, d in chunks.items())
-    if end > XIP_BASE + FS_OFFSET:
-        raise ImageError("%s reaches 0x%08x, into the filesystem at 0x%08x"
-                         % (parts.MICROPYTHON, end, XIP_BASE + FS_OFFSET))
-    chunks[XIP_BASE + FS_OFFSET] = filesystem(files or app_files(profile))
+def _chunks(firmware, files):
+    """{flash address: bytes}: the firmware's blocks (a stock.Firmware, which has checked
+    that they end before its filesystem) and the filesystem holding `files`."""
+    chunks = dict(firmware.chunks)
+    chunks[XIP_BASE + firmware.fs_offset] = filesystem(files, firmware.fs_bytes)
     return chunks
 
 
-def flash_image(profile, files=None):
-    """The Pico's whole 2 MB flash (erased bytes 0xff): the pinned MicroPython and the app's
-    filesystem built for the board profile file `profile` (or one holding `files`, {path:
-    bytes}, e.g. app_files(profile) and more)."""
+def flash_image(firmware, files):
+    """The Pico's whole 2 MB flash (erased bytes 0xff): the firmware (a stock.Firmware) and
+    a filesystem holding `files`, {path: bytes} (e.g. app_files(profile) and more)."""
     image = bytearray(b"\xff" * FLASH_BYTES)
-    for address, data in _chunks(profile, files).items():
+    for address, data in _chunks(firmware, files).items():
         image[address - XIP_BASE:address - XIP_BASE + len(data)] = data
     return bytes(image)
 
 
-def uf2_image(profile):
-    """One UF2 file for a Pico in BOOTSEL mode: MicroPython and the app's filesystem. The
-    whole filesystem is written, so it replaces the board's files (saved games too)."""
-    return write_uf2(_chunks(profile))
-
-
-def save_uf2(out, profile):
-    """Write uf2_image(profile) to the file `out`; returns its size. ValueError (one line)
-    when the file cannot be written."""
+def save_uf2(out, profile, firmware, compiled=True):
+    """Write one UF2 file for a Pico in BOOTSEL mode: the firmware (a stock.Firmware) and the
+    app's filesystem built for the board profile file `profile`; returns its size. The whole
+    filesystem is written, so it replaces the board's files (saved games too). ImageError
+    (one line) when the profile is not for a Pico or the file cannot be written."""
     check_profile(profile)
-    data = uf2_image(profile)
+    data = write_uf2(_chunks(firmware, app_files(profile, compiled=compiled)))
     try:
-        with open(out, "wb") as f:
+        with open(out + ".tmp", "wb") as f:
             f.write(data)
+        os.replace(out + ".tmp", out)
     except OSError as e:
         raise ImageError("cannot write %s: %s" % (out, e.strerror or e))
     return len(data)

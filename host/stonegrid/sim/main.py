@@ -32,6 +32,10 @@ def add_arguments(p):
                    help="unix: the firmware in MicroPython's unix port (default); pico-ws2812: "
                    "stock MicroPython on an emulated Raspberry Pi Pico (rp2040js) with a "
                    "WS2812 panel, as hardware/pico-ws2812.json wires it")
+    from stonegrid.pico.stock import DOWNLOAD, ENV
+    p.add_argument("--micropython", metavar="FILE",
+                   help="with --board pico-ws2812: the MicroPython UF2 the emulated Pico runs, "
+                   "the one you download for a Pico from %s (default: $%s)" % (DOWNLOAD, ENV))
     p.add_argument("--flash", metavar="DIR", help="the board's flash directory; it persists "
                    "between runs (default: one for each checkout, this one's: %s)" % _flash_dir_text())
     from stonegrid.sim.engine import DEFAULT_HEAP
@@ -54,13 +58,21 @@ def add_arguments(p):
 
 def run(args):
     flash = os.path.abspath(os.path.expanduser(args.flash or default_flash_dir()))
+    firmware = None
+    if args.board == "unix" and args.micropython:
+        print("stonegrid: error: --micropython is the emulated Pico's UF2: it goes with "
+              "--board pico-ws2812", file=sys.stderr)
+        return 2
     if args.board != "unix":
         from stonegrid.pico.board import SetupError, check_setup
         try:
-            check_setup()
+            firmware = check_setup(args.micropython)
         except SetupError as e:
             print("stonegrid: error: %s" % e, file=sys.stderr)
             return 2
+        print("sim: %s" % firmware.describe(), file=sys.stderr)
+        if firmware.mpy_note():
+            print("sim: %s" % firmware.mpy_note(), file=sys.stderr)
         try:
             os.makedirs(flash, exist_ok=True)
             probe = os.path.join(flash, ".write-test")
@@ -81,10 +93,10 @@ def run(args):
         print("stonegrid: error: the interactive virtual board needs a terminal; "
               "use --headless", file=sys.stderr)
         return 2
-    return asyncio.run(_main(args, flash, micropython, written))
+    return asyncio.run(_main(args, flash, micropython, written, firmware))
 
 
-async def _main(args, flash, micropython, written):
+async def _main(args, flash, micropython, written, firmware):
     from stonegrid.sim.engine import Board
     loop = asyncio.get_running_loop()
     ui = None
@@ -101,7 +113,8 @@ async def _main(args, flash, micropython, written):
                       control_port=args.control, log=log)
     else:
         from stonegrid.pico.board import PicoBoard
-        board = PicoBoard(flash, board=args.board, control_port=args.control, log=log)
+        board = PicoBoard(flash, firmware, board=args.board, control_port=args.control,
+                          log=log)
     try:
         if args.board != "unix" and not args.no_sync:
             written = board.prepare()
