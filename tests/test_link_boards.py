@@ -419,3 +419,101 @@ def test_a_bid_changed_on_the_network_stops_the_game_on_both_boards(tmp_path):
         assert not [r for r in records(a) if r["t"] == "act" and r["p"] == 1]
     finally:
         stop(boards, procs)
+
+
+class FakePeer:
+    """The other board, played by the test over `stonegrid link --serve`'s TCP port with the
+    right pairing code, as the other player could: it answers the link lines, starts games
+    and writes whatever lines it likes."""
+
+    def __init__(self, port, code):
+        import socket
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=20)
+        self.sock.sendall(code.encode() + b"\n")
+        self.file = self.sock.makefile("rb")
+        assert self.file.readline() == b"paired\n"
+        self.id = "abcdef"
+        self.seen = []
+
+    def send(self, obj):
+        self.sock.sendall(json.dumps(obj).encode() + b"\n")
+
+    def wait(self, pred, what):
+        while True:
+            raw = self.file.readline()
+            assert raw, "the link closed while waiting for %s; seen %s" % (what, self.seen[-5:])
+            obj = json.loads(raw)
+            self.seen.append(obj)
+            if pred(obj):
+                return obj
+
+    def link(self):
+        """The honest board's link line, answered with ours; its id."""
+        theirs = self.wait(lambda o: o.get("t") == "link", "the board's link line")
+        self.send({"t": "link", "v": 1, "proto": 1, "id": self.id, "game": None, "ply": 0})
+        return theirs["id"]
+
+    def close(self):
+        self.sock.close()
+
+
+def _act(g, text, p):
+    """The act line of `text` by side p in game g, digest right (the honest board's own)."""
+    from app.peer import digest
+    c = g.copy()
+    a = c.parse(text)
+    c.play(a)
+    return {"t": "act", "v": 1, "ply": c.plies(), "p": p, "a": a, "n": text, "d": digest(c)}
+
+
+def test_forged_actions_from_a_fake_peer_are_refused_by_the_board(tmp_path):
+    """Issue 33's two forgeries, over a real link to a virtual board: an action for the
+    board's own side with the right digest, and a Rhombus bid changed after the board's
+    bid was revealed. The board halts, keeps its game and journal, and says why."""
+    a = Board(tmp_path / "a", settings={"device_delay_ms": 0})
+    a.serial.ask({"cmd": "hello"}, timeout=60)
+    a.serial.close()
+    port = _free_port()
+    said = tmp_path / "serve.txt"
+    procs = [subprocess.Popen(STONEGRID + ["link", a.sim.serial, "--serve", "--port", str(port),
+                                           "--out", str(tmp_path / "logs")],
+                              stdout=said.open("w"), stderr=subprocess.STDOUT)]
+    try:
+        fake = FakePeer(port, wait_for(lambda: _pairing_code(said), "the pairing code", 20))
+        honest = fake.link()
+        players = ["human@" + fake.id, "human@" + honest]
+        for game_id in ("morris", "rhombus"):
+            fake.send({"t": "game", "v": 1, "game": game_id, "options": {},
+                       "players": players, "fw": ""})
+            header = wait_for(lambda: [r for r in records(a) if r["t"] == "game"
+                                       and r["game"] == game_id], "the peer's game")[-1]
+            g = load(game_id).Game()
+            if game_id == "morris":
+                first = _act(g, "d7", 0)
+                fake.send(first)  # the peer's own action: taken
+                g.play("d7")
+                wait_for(lambda: [r for r in records(a) if r["t"] == "act"], "ply 1 taken")
+                forgery = _act(g, "a1", 1)  # the board's own side
+                why = "ply 2: the other board sent an action of this board's side"
+            else:
+                from app.peer import commitment
+                fake.send({"t": "commit", "v": 1, "ply": 1, "p": 0,
+                           "h": commitment(1, 0, "bid1", "00" * 16)})
+                seat = Seat(header, 1)
+                seat.blind()
+                frames_agree(a, seat)
+                sg = seat.game
+                for button, kind in seat.view.keys_for(sg, seat.ui, sg.parse("bid3")):
+                    a.client.press(button, long=kind == "long")
+                    seat.view.handle(sg, seat.ui, button, kind, 0)
+                fake.wait(lambda o: o.get("t") == "reveal", "the board's bid revealed")
+                forgery = _act(g, "bid4", 0)  # the peer's bid, changed, in the clear
+                why = "ply 1: the other board's secret action came in the clear"
+            before = records(a)
+            fake.send(forgery)
+            fake.wait(lambda o: o.get("t") == "halt", "the board's halt")
+            wait_for(lambda: "linked game stopped: " + why in a.client.output(), why, 10)
+            assert records(a) == before  # nothing of the forgery journalled or logged
+        fake.close()
+    finally:
+        stop([a], procs)

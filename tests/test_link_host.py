@@ -364,3 +364,51 @@ def test_tcp_the_servers_board_away_closes_the_link_and_the_joiner_rejoins(board
     b.wait(PEER_FALSE)
     b.wait(PEER_TRUE)
     a.wait(PEER_TRUE)
+
+
+def _reset(port, send):
+    """A joiner that sends `send` and is gone at once, by a reset (as a process killed, or
+    `--join` giving up on its handshake, leaves it): the server may not even learn its name."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    if send:
+        s.sendall(send)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+    s.close()
+
+
+def test_a_connection_gone_before_it_is_attached_is_not_kept(tmp_path):
+    """The close-before-read race, at the point where it wedged the server: the joiner's
+    reset arrives after the server read the right code and before it takes the connection
+    (its name cannot be had any more). Nothing of it may stay: no linked board, no relay."""
+    from stonegrid import link
+    listener = socket.create_server(("127.0.0.1", 0))
+    with listener:
+        _reset(listener.getsockname()[1], b"CODE\n")
+        conn, _ = listener.accept()
+    time.sleep(0.2)  # the reset is in
+    peer = link.Peer(link.Board(str(tmp_path / "none"), "board", str(tmp_path / "logs")))
+    assert peer.attach(conn, lambda: False) is False
+    assert peer.conn is None and peer.reader is None
+    conn.close()
+
+
+def test_tcp_joiners_gone_mid_handshake_leave_the_server_listening(boards, hosts, tmp_path):
+    """Joins that give up half-way (the code, part of one, or nothing, then gone: closed or
+    reset) and port scans: none is kept as the linked board, none counts as a wrong code, and
+    the right code then pairs at once."""
+    a, b = boards
+    server, port, code = serve(hosts, tmp_path, a)
+    for _ in range(5):
+        _reset(port, code.encode() + b"\n")
+        _reset(port, code[:3].encode())
+        _reset(port, b"")
+        socket.create_connection(("127.0.0.1", port), timeout=10).close()  # a port scan
+    s, answer = joiner(port, code)
+    assert answer == b"paired\n", answer
+    a.wait(PEER_TRUE)
+    s.sendall(b'{"t":"game","v":1}\n')
+    a.wait({"t": "game", "v": 1})
+    s.close()
+    a.wait(PEER_FALSE)
+    code, _, err = server.stop()
+    assert code == 0 and "wrong pairing code" not in err, err

@@ -92,6 +92,10 @@ class Peer:
         self.stand_in = False  # the game holds a stand-in for the other's secret action
         self.behind = 0  # the other board's ply while this one catches up to it
         self.halted = None  # why the linked game stopped
+        self.their_ply = 0  # the actions both may see on the other board, by its link line
+        # the game on screen was given whole by the other board, or this board's journal
+        # lost its end: only then may the other board's catch-up carry this side's actions
+        self.rebuilding = False
         self.mine = None  # this board's secret action: {"ply", "p", "n", "k", "blind"}
         try:
             with open(SECRET_PATH) as f:
@@ -110,11 +114,12 @@ class Peer:
     def attach(self, s):
         """A linked game comes on screen (started, received or resumed)."""
         self.theirs, self.stand_in, self.behind, self.halted = None, False, 0, None
+        self.rebuilding = s.lost
         g, mine = s.game, self.mine
         if mine is not None and not (type(mine) is dict and mine.get("p") == s.seat and (
                 mine.get("ply") == g.plies() + 2 if mine.get("blind") else
-                mine.get("ply") == g.plies() and g.hidden())):
-            self._forget_secret()  # of another game, or already played
+                mine.get("ply") == g.plies() and g.hidden() or self._played(g))):
+            self._forget_secret()  # of another game, or played and known to both
         if self.mine is None and g.hidden() and g.to_move != s.seat:
             # journalled, but the power went before its nonce was kept: it was never
             # committed to, so a new nonce is as good
@@ -167,7 +172,9 @@ class Peer:
         self._changed(s)
 
     # -- lines from the other board -----------------------------------------------------
-    def receive(self, rec):
+    def receive(self, rec, catch_up=False):
+        """A line of the other board (firmware/README.md, "Two boards": who may send each
+        line, and when); `catch_up`: a record of its journal sent again in a sync line."""
         if rec.get("v") != 1:
             raise ValueError("a line of format version 1, not %r" % (rec.get("v"),))
         kind = rec["t"]
@@ -180,7 +187,7 @@ class Peer:
         elif kind == "end":
             pass  # each board's own rules end the game
         elif kind == "game":
-            self._game(rec)
+            self._game(rec, catch_up)
         elif kind == "sync":
             line = rec.get("line")
             if type(line) is not str:
@@ -189,13 +196,16 @@ class Peer:
             inner = json.loads(line)
             if type(inner) is not dict or inner.get("t") not in ("game", "act"):
                 raise ValueError("sync: a game or act record, not %r" % line[:40])
-            self.receive(inner)
+            self.receive(inner, True)
         elif kind in ("act", "commit", "reveal"):
             s = self.session()
             if s is None:
                 raise ValueError("%s: no linked game is being played here" % kind)
             if self.halted is None:
-                getattr(self, "_" + kind)(s, rec)
+                if kind == "act":
+                    self._act(s, rec, catch_up)
+                else:
+                    getattr(self, "_" + kind)(s, rec)
                 self._changed(s)
         else:
             raise ValueError("unknown line type %r" % kind[:16])
@@ -210,8 +220,11 @@ class Peer:
         theirs, ply = rec.get("game"), _int(rec, "ply")
         if theirs is not None and type(theirs) is not dict:
             raise ValueError("game must be a game record or null")
+        self.their_ply = ply
         if rec.get("ask") is True:
             self.announce()
+        if self.mine is not None:  # before any act: the other checks its acts against it
+            self._commit_mine()
         s = self.session()
         if s is not None and AT + self.id in s.players:
             g = s.game
@@ -223,12 +236,11 @@ class Peer:
                     theirs is not None and self.me < self.id):
                 _again(game_line(s.game_id, s.options, s.players, ""))
                 self._send_acts(0, public)
-        if self.mine is not None:
-            self._commit_mine()
         if s is not None:
+            self._settle(s)
             self._changed(s)
 
-    def _game(self, rec):
+    def _game(self, rec, catch_up):
         players = rec.get("players")
         if type(players) is not list or AT + self.me not in players or (
                 self.id is not None and AT + self.id not in players):
@@ -247,19 +259,36 @@ class Peer:
         s = None  # not held while the game on screen is let go of for this one
         self.app.command({"cmd": "new", "game": rec.get("game"), "players": players,
                           "options": rec.get("options") or {}})
+        # a game sent again for this board to catch up on (it lost its own): its actions,
+        # this side's too, come from the other board up to where that board stands
+        self.rebuilding = catch_up
 
-    def _act(self, s, rec):
+    def _act(self, s, rec, catch_up):
         g = s.game
         ply, text, a = _int(rec, "ply", 1), _text(rec, "n"), rec.get("a")
-        if self.stand_in and ply == g.plies():  # the other's secret, in the clear (caught up)
-            g.undo()
-            self.stand_in, self.theirs = False, None
+        if self.stand_in and ply == g.plies():
+            # the other's secret bid in the clear, where its commitment stands: a bid is
+            # only ever taken as the reveal of that commitment (it cannot change)
+            self.halt("ply %d: the other board's secret action came in the clear, not as the "
+                      "reveal of its commitment" % ply)
+            return
         if ply <= g.plies():  # one this board has: its own echoed, or caught up already
             if a != g.last(g.plies() - ply + 1):
                 self.halt("ply %d: the other board played %s there" % (ply, text))
             return
         if ply != g.plies() + 1:  # lines lost: the other board sends them again
             self.announce()
+            return
+        p = g.to_move
+        if rec.get("p") != p:
+            self.halt("ply %d: an action of side %r, where side %r acts" % (ply, rec.get("p"), p))
+            return
+        if p == s.seat and not (catch_up and self.rebuilding and ply <= self.their_ply):
+            self.halt("ply %d: the other board sent an action of this board's side" % ply)
+            return
+        if self.theirs is not None and self.theirs[0] == ply:
+            self.halt("ply %d: the other board's committed action came in the clear, not as "
+                      "the reveal of its commitment" % ply)
             return
         try:
             s.play(text)  # journalled and logged as if played here
@@ -268,6 +297,9 @@ class Peer:
             return
         if rec.get("d") != digest(g):
             self.halt("after ply %d the positions differ" % ply)
+        if ply >= self.their_ply:
+            self.rebuilding = False  # caught up: from now on only the other side's
+        self.their_ply = max(self.their_ply, ply)
         self._settle(s)
 
     def _commit(self, s, rec):
@@ -281,10 +313,11 @@ class Peer:
             if self.theirs[2] != h:
                 self.halt("the other board's commitment for ply %d changed" % ply)
             return  # sent again: this board's answer went with the link line
-        if self.mine is not None and not self.mine["blind"]:  # the answer to this board's
-            if ply != self.mine["ply"] + 1:
+        mine = self._pending(g)
+        if mine is not None and not mine["blind"]:  # the answer to this board's
+            if ply != mine["ply"] + 1:
                 raise ValueError("a commitment for ply %d, where %d is due"
-                                 % (ply, self.mine["ply"] + 1))
+                                 % (ply, mine["ply"] + 1))
             self.theirs = (ply, p, h)
         else:  # the other's secret comes first: a stand-in, so that this side acts blind
             if ply != g.plies() + 1 or p != g.to_move:
@@ -316,9 +349,10 @@ class Peer:
             g.undo()
             self.stand_in = False
         try:
+            mine = self._pending(g)
             s.play(text)
-            if self.mine is not None and self.mine["blind"]:
-                s.play(self.mine["n"])
+            if mine is not None and mine["blind"]:
+                s.play(mine["n"])
         except ValueError as e:
             self.halt("ply %d: %s is not legal here (%s)" % (ply, text, e))
             return
@@ -348,15 +382,34 @@ class Peer:
         self._reveal_mine()
 
     def _reveal_mine(self):
-        m = self.mine
-        if self.theirs is not None:
+        """Reveal this board's secret once the other's commitment is in, or again when both
+        are played here but the other board may have missed the reveal (a cut)."""
+        m, s = self.mine, self.session()
+        if self.theirs is not None or (s is not None and self._played(s.game)):
             link.send({"t": "reveal", "v": 1, "ply": m["ply"], "p": m["p"], "n": m["n"],
                        "k": m["k"]})
 
+    def _pending(self, g):
+        """This board's secret action while it is not played in the clear here, else None."""
+        m = self.mine
+        return m if m is not None and g.plies() - g.hidden() < m["ply"] else None
+
+    def _played(self, g):
+        """Whether this board's secret action is played in the clear here, where it was."""
+        m = self.mine
+        if type(m.get("ply")) is not int:
+            return False
+        back = g.plies() - m["ply"] + 1
+        return (0 < back <= g.plies() and m["ply"] <= g.plies() - g.hidden()
+                and g.text(g.last(back)) == m.get("n"))
+
     def _settle(self, s):
-        g = s.game
-        if self.mine is not None and not g.hidden() and g.plies() >= self.mine["ply"]:
-            self._forget_secret()  # revealed and played on both boards
+        """Let go of this board's secret once it is played in the clear here and the other
+        board has shown that it holds it too (its link line or an action after it): until
+        then it is revealed again whenever the pair forms, since the reveal may be lost."""
+        if (self.mine is not None and self._pending(s.game) is None
+                and self.their_ply >= self.mine["ply"]):
+            self._forget_secret()
 
     # -- state ----------------------------------------------------------------------------
     def halt(self, why, tell=True):
@@ -373,8 +426,9 @@ class Peer:
         if s is None:
             return
         g = s.game
+        mine = self._pending(g)
         s.hold = ("halt" if self.halted else "away" if not (self.present and self.id) else
-                  "wait" if (self.mine is not None and self.mine["blind"]) or
+                  "wait" if (mine is not None and mine["blind"]) or
                   g.plies() - g.hidden() < self.behind else None)
         self.app.dirty = True
 

@@ -184,7 +184,7 @@ def resume(app):
     h = reader.header
     try:
         session = Session(h["game"], players=h.get("players", ("human", "human")),
-                          game=reader.game)
+                          game=reader.game, lost=bool(problem))
     except (ValueError, TypeError) as e:  # players the rules do not check
         link.error("journal line 1: %s; no game, the journal %s" % (e, keep()))
         return False

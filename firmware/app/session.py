@@ -44,8 +44,12 @@ def check_players(players):
 
 
 class Session:
-    def __init__(self, game_id, options=None, players=("human", "human"), game=None):
+    def __init__(self, game_id, options=None, players=("human", "human"), game=None,
+                 lost=False):
         check_players(players)
+        # the journal this game was resumed from lost its end (a cut): a linked board may
+        # then take this side's lost actions from the other board's catch-up (app.peer)
+        self.lost = lost
         self.game_id = game_id
         self.game = game if game is not None else load(game_id).Game(**(options or {}))
         self.options = self.game.options

@@ -203,14 +203,26 @@ class Peer:
 
     def attach(self, conn, stop):
         """Relay the paired connection's lines to the board, in a thread of their own, until
-        it closes or stop(); the board is told of the pair formed, then of it broken."""
-        conn.settimeout(0.5)
+        it closes or stop(); the board is told of the pair formed, then of it broken. False,
+        and nothing of it kept, when the connection is gone already (the other side gave
+        up before the pairing was done)."""
+        try:
+            where = "%s:%d" % conn.getpeername()[:2]
+            conn.settimeout(0.5)
+        except OSError:
+            return False
+        reader = threading.Thread(target=self._relay, args=(conn, stop), daemon=True)
         with self.lock:
-            self.conn = conn
+            self.conn, self.reader = conn, reader
+        try:
+            reader.start()
+        except RuntimeError:  # no thread to be had: as if the connection had closed
+            with self.lock:
+                self.conn = None
+            return False
         self.board.tell(True)
-        _warn("link: paired with %s:%d" % conn.getpeername()[:2])
-        self.reader = threading.Thread(target=self._relay, args=(conn, stop), daemon=True)
-        self.reader.start()
+        _warn("link: paired with %s" % where)
+        return True
 
     def _relay(self, conn, stop):
         try:
@@ -309,10 +321,11 @@ def serve(peer, listener, code, stop):
             if wrong >= WRONG_CODES:
                 raise Failed("%d wrong pairing codes: the listener is closed; start --serve "
                              "again for a new code" % wrong)
-        except OSError:
-            pass
+        except OSError as e:  # it went away mid-handshake: nothing of it is kept
+            _warn("link: the joiner from %s went away before pairing was done (%s)"
+                  % (addr[0], e.strerror or e))
         finally:
-            if peer.conn is not conn:
+            if peer.conn is not conn:  # every path but a pairing: listening again
                 conn.close()
 
 
@@ -323,14 +336,19 @@ def _handshake(peer, conn, addr, code, stop):
     conn.settimeout(HANDSHAKE_S)
     if peer.conn is not None:
         conn.sendall(BUSY + b"\n")
-    elif not hmac.compare_digest(_normal(_read_line(conn).decode("utf-8", "replace")).encode(),
-                                 code.encode()):
+        return True
+    given = _read_line(conn)
+    if not given:  # closed (or silent) with no code: no attempt at one
+        return True
+    if not hmac.compare_digest(_normal(given.decode("utf-8", "replace")).encode(),
+                               code.encode()):
         _warn("link: a wrong pairing code from %s" % addr[0])
         conn.sendall(WRONG_CODE + b"\n")
         return False
-    elif peer.board.present:
+    if peer.board.present:
         conn.sendall(PAIRED + b"\n")
-        peer.attach(conn, stop)
+        if not peer.attach(conn, stop):
+            _warn("link: the joiner from %s went away before pairing was done" % addr[0])
     return True
 
 
@@ -356,9 +374,8 @@ def join(peer, address, code, stop):
                 answer = _read_line(conn).decode("utf-8", "replace")
             except OSError as e:
                 answer = str(e)
-            if answer == PAIRED.decode():
+            if answer == PAIRED.decode() and peer.attach(conn, stop):
                 said, paired = None, True
-                peer.attach(conn, stop)
                 continue
             conn.close()
             if answer == WRONG_CODE.decode():

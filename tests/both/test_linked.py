@@ -341,3 +341,142 @@ def test_two_games_started_at_once_become_one():
         assert not a.errors() and not b.errors()
         assert a.session().game.plies() == b.session().game.plies() == 6
     linked(go)
+
+
+# A board never takes its peer's word (firmware/README.md, "Two boards": who may send each
+# line, and when). Board a plays honestly up to a point; then the test, as a peer that knows
+# the game and the pairing, writes to board b what a could: b refuses each forgery, keeps
+# its journal and its game as they were, and says why.
+
+def forged(board, obj):
+    """Board b gets `obj` from its peer; (its journal, its plies) before, for unchanged()."""
+    before = (board.records(), board.session().game.plies())
+    board.line(obj)
+    return before
+
+
+def unchanged(board, before, halted=True, said=True):
+    assert (board.records(), board.session().game.plies()) == before
+    assert (board.session().hold == "halt") == halted, board.session().hold
+    assert bool(board.errors()) == said, board.errors()
+
+
+def act(g, text, ply=None, p=None):
+    """The act line a peer would write for `text` in game g (the digest after it right)."""
+    c = g.copy()
+    a = c.parse(text)
+    p = c.to_move if p is None else p
+    c.play(a)
+    return {"t": "act", "v": 1, "ply": c.plies() if ply is None else ply, "p": p, "a": a,
+            "n": text, "d": peer.digest(c)}
+
+
+def test_an_action_for_this_boards_own_side_is_refused():
+    def go(a, b, relay):
+        start(a, b, relay, "morris")
+        a.line({"cmd": "play", "action": "d7"})  # the peer's own, legal: taken
+        relay.pump()
+        g = b.session().game
+        assert g.plies() == 1 and g.to_move == b.session().seat
+        for line in (act(g, "a1"), {"t": "sync", "v": 1, "line": json.dumps(act(g, "a1"))}):
+            before = forged(b, line)
+            unchanged(b, before)
+            assert "an action of this board's side" in b.errors()[-1], b.errors()
+    linked(go)
+
+    def claimed(a, b, relay):  # the peer's side claimed, at a ply where b's side acts
+        start(a, b, relay, "morris")
+        a.line({"cmd": "play", "action": "d7"})
+        relay.pump()
+        unchanged(b, forged(b, act(b.session().game, "a1", p=0)))
+        assert "an action of side 0, where side 1 acts" in b.errors()[-1]
+        relay.pump()
+        assert a.session().hold == "halt"  # the halt reaches the other board
+    linked(claimed)
+
+
+def test_an_action_out_of_turn_or_of_another_ply_is_refused():
+    def go(a, b, relay):
+        start(a, b, relay, "morris")
+        g = b.session().game
+        ahead = act(g, "a1", ply=5)  # lines lost, maybe: it asks for them again
+        unchanged(b, forged(b, ahead), halted=False, said=False)
+        assert b.out[-1]["t"] == "link"
+        a.line({"cmd": "play", "action": "d7"})
+        relay.pump()
+        wrong = act(g, "a1", ply=1)  # a ply both hold, another action there
+        unchanged(b, forged(b, wrong))
+        assert "ply 1: the other board played a1 there" in b.errors()[-1]
+    linked(go)
+
+
+def test_a_bid_changed_after_the_others_was_revealed_is_refused():
+    """The issue's second forgery: the peer commits to bid1, sees this board's bid revealed,
+    then sends a plain act of bid4 for its own ply with the right digest."""
+    def go(a, b, relay):
+        start(a, b, relay, "rhombus")
+        a.line({"cmd": "play", "action": "bid1"})  # Black on a: its commitment only
+        relay.pump()
+        relay.up[0] = False  # from here the peer is the test: nothing of b's reaches a
+        b.line({"cmd": "play", "action": "bid3"})  # White bids blind, commits and reveals
+        assert [o["t"] for o in b.out[-2:]] == ["commit", "reveal"]
+        g = b.session().game
+        g.undo()  # what the peer's game would show: bid4 at ply 1, the right digest
+        forgery = act(g, "bid4", ply=1, p=0)
+        g.play(g.legal()[0])  # the stand-in again
+        unchanged(b, forged(b, forgery))
+        assert "came in the clear, not as the reveal of its commitment" in b.errors()[-1]
+        assert not b.session().human_to_move()
+    linked(go)
+
+
+def test_a_commitment_for_the_wrong_side_or_ply_is_refused():
+    h = "0" * 64
+
+    def go(a, b, relay):
+        start(a, b, relay, "rhombus")
+        for line in ({"t": "commit", "v": 1, "ply": 1, "p": 1, "h": h},  # b's own side
+                     {"t": "commit", "v": 1, "ply": 3, "p": 0, "h": h}):  # not the ply due
+            unchanged(b, forged(b, line), halted=False)
+        assert "own side" in b.errors()[-2] and "where ply 1 of side 0" in b.errors()[-1]
+        a.line({"cmd": "play", "action": "bid2"})
+        relay.pump()
+        commit = [o for o in a.out if o.get("t") == "commit"][-1]
+        changed = dict(commit, h="f" * 64)
+        unchanged(b, forged(b, changed))
+        assert "commitment for ply 1 changed" in b.errors()[-1]
+    linked(go)
+
+
+def test_a_reveal_with_no_commitment_or_not_matching_it_is_refused():
+    def go(a, b, relay):
+        start(a, b, relay, "rhombus")
+        reveal = {"t": "reveal", "v": 1, "ply": 1, "p": 0, "n": "bid4", "k": "0" * 32}
+        unchanged(b, forged(b, reveal), halted=False)
+        assert "no commitment" in b.errors()[-1]
+        a.line({"cmd": "play", "action": "bid2"})
+        relay.pump()
+        relay.up[0] = False
+        b.line({"cmd": "play", "action": "bid1"})
+        unchanged(b, forged(b, reveal))  # with a commitment in: bid4 is not what it holds
+        assert "does not match its commitment" in b.errors()[-1]
+    linked(go)
+
+
+def test_lines_the_protocol_does_not_have_or_that_decide_nothing_change_nothing():
+    def go(a, b, relay):
+        start(a, b, relay, "morris")
+        a.line({"cmd": "play", "action": "d7"})
+        relay.pump()
+        for line in ({"t": "undo", "v": 1, "ply": 1},  # no take-backs between boards
+                     {"t": "end", "v": 1, "ply": 1, "result": [0, "men"]},  # rules decide
+                     {"t": "sync", "v": 1, "line": json.dumps({"t": "end", "v": 1})},
+                     {"t": "game", "v": 1, "game": "morris", "options": {},
+                      "players": [AT + "abcdef", AT + "fedcba"]},  # other boards' game
+                     {"t": "link", "v": 1, "proto": 2, "id": "abcdef", "game": None, "ply": 0},
+                     {"t": "link", "v": 1, "proto": 1, "id": b.id, "game": None, "ply": 0}):
+            before = forged(b, line)
+            assert (b.records(), b.session().game.plies()) == before, line
+            assert b.session().game.result() is None and b.session().hold is None, line
+        assert len(b.errors()) == 5, b.errors()  # the end record is ignored, not refused
+    linked(go)
