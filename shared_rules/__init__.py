@@ -8,5 +8,7 @@ GAMES = ("morris", "gipf", "mixtour", "rhombus")
 def load(game_id):
     """The rules module for a game id, imported on first use."""
     if game_id not in GAMES:
-        raise ValueError("unknown game %r (games: %s)" % (game_id, ", ".join(GAMES)))
+        text = repr(game_id)  # cut: a log's tag may be megabytes
+        raise ValueError("unknown game %s (games: %s)" % (
+            text if len(text) <= 40 else text[:40] + "...", ", ".join(GAMES)))
     return getattr(__import__("shared_rules." + game_id), game_id)

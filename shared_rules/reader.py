@@ -5,7 +5,9 @@ import json
 
 from shared_rules import load
 from shared_rules.core import ABANDONED
-from shared_rules.record import VERSION, check_json, options
+from shared_rules.record import VERSION, check_json, clip, options
+
+MAX_NAME = 32  # characters of a player ("human@3f9a07", "device:normal") or a version
 
 
 class RecordError(ValueError):
@@ -67,6 +69,14 @@ class Reader:
         return rec
 
     def _game(self, rec):
+        players, fw = rec.get("players", []), rec.get("fw", "")
+        if type(players) is not list or len(players) > 2 or not all(
+                type(who) is str and len(who) <= MAX_NAME for who in players):
+            raise ValueError("players must be a list of two names of up to %d characters, "
+                             "not %s" % (MAX_NAME, clip(players)))
+        if type(fw) is not str or len(fw) > MAX_NAME:
+            raise ValueError("fw must be a firmware version, text of up to %d characters, not "
+                             "%s" % (MAX_NAME, clip(fw)))
         mod = load(rec.get("game"))
         g = mod.Game(**options(rec.get("options") or {}))
         if rec.get("start") is not None:
@@ -97,6 +107,9 @@ class Reader:
 
     def _end(self, rec):
         g = self.game
+        if "ply" in rec and (type(rec["ply"]) is not int or rec["ply"] != g.plies()):
+            raise ValueError("an end at ply %s, but the game is at ply %d"
+                             % (clip(rec["ply"]), g.plies()))
         if g.result() is None and rec.get("reason") == ABANDONED and rec.get("winner") is None:
             self.ended = True  # left unfinished for good
             return

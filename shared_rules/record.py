@@ -100,18 +100,19 @@ def options(obj):
     Each value is a boolean, a number or a short list of numbers (the rules check the
     rest); anything else is refused before a game is built from it."""
     if type(obj) is not dict:
-        raise ValueError("options must be an object, not %s" % _clip(obj))
+        raise ValueError("options must be an object, not %s" % clip(obj))
     out = {}
     for k, v in obj.items():
         if type(v) is list and len(v) <= MAX_OPTION_ITEMS and all(type(x) is int for x in v):
             v = tuple(v)
         elif type(v) is not bool and type(v) is not int:
             raise ValueError("option %s must be true, false, a number or a list of up to %d "
-                             "numbers, not %s" % (_clip(k), MAX_OPTION_ITEMS, _clip(v)))
+                             "numbers, not %s" % (clip(k), MAX_OPTION_ITEMS, clip(v)))
         out[k] = v
     return out
 
 
-def _clip(obj, n=40):
+def clip(obj, n=40):
+    """repr(obj), cut to about n characters: what a message echoes of a value."""
     text = repr(obj)
     return text if len(text) <= n else text[:n] + "..."

@@ -27,6 +27,7 @@ FAST = ()
 TIERS = {
     "test_bad_files.py": FAST,
     "test_checklist.py": FAST,
+    "test_cli_options.py": FAST,
     "test_conformance.py": FAST,
     "test_hardware.py": FAST,
     "test_harness.py": FAST,

@@ -205,3 +205,66 @@ def test_an_output_that_cannot_be_written_is_status_2(tmp_path, capsys, option):
     status = cli.main(["replay", str(log), option, str(out), "--to", "0"])
     err = capsys.readouterr().err
     assert status == 2 and "%s: No such file" % out in err and "Errno" not in err, err
+
+
+def _header_with(**fields):
+    return lambda ls: with_line(ls, 1, json.dumps(dict(json.loads(ls[0]), **fields)))
+
+
+FIELDS_OF_THE_WRONG_KIND = [  # each was accepted, then failed in export or drawing
+    (_header_with(players=[1, 2]), 1, "players must be a list of two names"),
+    (_header_with(players=5), 1, "players must be a list"),
+    (_header_with(players={"a": 1}), 1, "players must be a list"),
+    (_header_with(players=["x" * 40, "y"]), 1, "players must be a list"),
+    (_header_with(fw=5), 1, "fw must be a firmware version"),
+    (_header_with(game="x" * 1500), 1, "unknown game 'xxxxxxxx"),
+    (lambda ls: "\n".join(ls) + '\n{"t": "end", "v": 1, "ply": NaN, "winner": 0, '
+     '"reason": "men"}\n', None, "an end at ply nan"),
+]
+
+
+@pytest.mark.parametrize("damage,line,why", FIELDS_OF_THE_WRONG_KIND)
+def test_a_field_of_the_wrong_kind_is_refused_where_it_is_read(tmp_path, capsys, damage, line,
+                                                                why):
+    path = tmp_path / "bad.jsonl"
+    lines = game_lines(seed=3)
+    if line is None:  # an unfinished game's end, at a ply that is no number
+        lines = lines[:-1] if json.loads(lines[-1])["t"] == "end" else lines
+        line = len(lines) + 1
+    path.write_text(damage(lines))
+    status, err = replay_error(path, capsys)
+    assert status == 2 and ("bad.jsonl:line %d: " % line) in err and why in err, err
+    assert len(err) < 300, err  # what is echoed of a value is cut
+
+
+def test_a_huge_unknown_game_tag_is_not_echoed_whole(tmp_path, capsys):
+    path = tmp_path / "game.txt"
+    path.write_text('[Game "%s"]\n\n1. a1 *\n' % ("x" * (1 << 20)))
+    status, err = replay_error(path, capsys)
+    assert status == 2 and "unknown game 'xxxx" in err and len(err) < 300, err[:300]
+
+
+def test_an_export_that_fails_leaves_the_file_there_as_it_was(tmp_path, capsys, monkeypatch):
+    path, out = tmp_path / "game.jsonl", tmp_path / "out.txt"
+    path.write_text("\n".join(game_lines()) + "\n")
+    out.write_text("kept")
+
+    def broken(g, header):
+        raise ValueError("cannot export")
+    monkeypatch.setattr(records, "export", broken)
+    assert cli.main(["replay", str(path), "--export", str(out)]) == 2
+    assert out.read_text() == "kept" and "cannot export" in capsys.readouterr().err
+
+
+def test_megabytes_of_blank_lines_are_read_in_linear_time(tmp_path, capsys):
+    """5 MB of blank lines after a game took 23 s; each blank line now costs what reading
+    it does. The bound here is loose (this machine is shared): the figure is the bench's."""
+    import time
+    path = tmp_path / "blank.jsonl"
+    path.write_text("\n".join(game_lines()) + "\n" + "\n \r\n" * 1000000)
+    start = time.process_time()
+    assert cli.main(["replay", str(path), "--to", "0"]) == 0
+    assert time.process_time() - start < 10
+    path.write_text("\n".join(game_lines()) + "\n" * 1000 + '{"t": "x"}\n')
+    status, err = replay_error(path, capsys)
+    assert status == 2 and "line %d:" % (len(game_lines()) + 1000) in err, err

@@ -11,8 +11,10 @@ import time
 import pytest
 
 from boardkit import Serial
+from helpers import random_game
 from runtimes import ROOT
-from shared_rules import GAMES
+from shared_rules import GAMES, load
+from stonegrid import records
 from stonegrid.sim import spawn
 
 STONEGRID = [sys.executable, "-m", "stonegrid.cli"]
@@ -311,3 +313,42 @@ def test_logs_keeps_every_action_once_across_power_cuts_that_beat_the_link(tmp_p
     _, g = replay.load(str(path))  # names the line of a gap or a repeat
     assert g.actions() == on_flash().actions() and g.plies() == 5, path.read_text()
     assert stderr.count("record lines the link lost") == 2, stderr
+
+
+def test_logs_names_files_only_from_known_games_and_goes_on_after_a_bad_line(tmp_path):
+    """A board's game field is never a path: a name with a NUL, a lone surrogate, a slash or
+    300 characters is said once with its line and saved as 'unknown'; the capture goes on
+    and saves the next game whole, and nothing is written outside --out."""
+    from test_link_host import ScriptedBoard
+    board = ScriptedBoard(str(tmp_path / "board"))
+    out = tmp_path / "logs"
+    logs = subprocess.Popen(STONEGRID + ["logs", "--port", board.path, "--out", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(1)  # the port opened
+        bad = ["nul\u0000x", "\ud800", "a/b", "../../escape", "x" * 300]
+        for name in bad:
+            board.write(b'{"t": "game", "v": 1, "game": %s, "options": {}, "players": [], '
+                        b'"fw": ""}' % json.dumps(name).encode())
+        good = records.to_records({"game": "morris", "players": ["human", "human"], "fw": ""},
+                                  random_game(load("morris"), 1))
+        for line in good:
+            board.write(line.encode())
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not [
+                p for p in out.glob("*-morris.jsonl") if len(p.read_text().splitlines()) ==
+                len(good)]:
+            time.sleep(0.1)
+    finally:
+        logs.send_signal(signal.SIGTERM)
+        _, err = logs.communicate(timeout=20)
+        board.close()
+    assert logs.returncode == 0 and "Traceback" not in err, err
+    names = sorted(p.name.split("-", 2)[2] for p in out.iterdir())
+    assert names == sorted(["morris.jsonl"] + ["unknown%s.jsonl" % s for s in
+                                               ["", "-2", "-3", "-4", "-5"]]), names
+    for n, name in enumerate(bad, 1):
+        assert err.count("line %d: the game " % n) == 1, err
+    assert "went away" not in err and [p.name for p in tmp_path.iterdir()] == ["logs"]
+    [morris] = out.glob("*-morris.jsonl")
+    assert morris.read_text().splitlines() == good

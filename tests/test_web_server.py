@@ -68,3 +68,26 @@ def test_a_request_that_never_finishes_its_headers_is_dropped(address):
         else:
             pytest.fail("the connection is still held after %d s" % (web.HEADERS_S + 5))
     assert time.monotonic() - start >= web.HEADERS_S - 1
+
+
+def test_a_connection_cut_or_reset_is_no_traceback(capfd):
+    """A client that resets its connection mid-answer, or one cut by the header timer: the
+    server says nothing (it printed a traceback for each), and serves on."""
+    httpd = web.server(0)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        host = "127.0.0.1:%d" % httpd.server_address[1]
+        for _ in range(20):
+            s = socket.create_connection(httpd.server_address, timeout=5)
+            s.sendall(b"GET /firmware.json HTTP/1.1\r\nHost: %s\r\n\r\n" % host.encode())
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\0\0\0\0\0\0\0")
+            s.close()  # a reset, while the answer is written
+        time.sleep(0.5)
+        assert ask(httpd.server_address, "GET", "/index.html", host)[0] == 200
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join(10)
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and "Error" not in err, err

@@ -6,6 +6,7 @@ import sys
 from shared_rules import GAMES
 
 from stonegrid import __version__
+from stonegrid import args as argtypes
 
 
 def _option(text):
@@ -38,18 +39,6 @@ def _web(args):
     return run(args)
 
 
-def _tcp_port(text):
-    """--port of `stonegrid web`: 0 (any free port) .. 65535."""
-    try:
-        port = int(text)
-    except ValueError:
-        port = -1
-    if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError("a port is a number from 0 (any free port) to "
-                                         "65535, not %r" % text)
-    return port
-
-
 def _devices(args):
     from stonegrid import device
     found = device.ports()
@@ -73,6 +62,9 @@ def _profile(name):
     from stonegrid.build import repo_root
     if name is None or os.path.isfile(name):
         return name
+    if os.sep in name or name.endswith(".json") or os.path.exists(name):
+        raise ValueError("board profile %r is not a file (a profile is a name from hardware/ "
+                         "or a JSON file)" % name)
     path = os.path.join(repo_root(), "hardware", name + ".json")
     if not os.path.isfile(path):
         names = sorted(f[:-5] for f in os.listdir(os.path.dirname(path)) if f.endswith(".json"))
@@ -97,12 +89,13 @@ def _flash(args):
 
 def _build(args):
     from stonegrid.pico import image, stock
+    profile = _profile(args.board)
     firmware = stock.load(args.micropython)
     print("build: %s" % firmware.describe())
     note = firmware.mpy_note()
     if note:
         print("build: %s" % note)
-    size = image.save_uf2(args.uf2, _profile(args.board), firmware, compiled=note is None)
+    size = image.save_uf2(args.uf2, profile, firmware, compiled=note is None)
     print("build: wrote %s (%d KB): MicroPython %s and the app's filesystem; drag it onto "
           "the Pico's RPI-RP2 drive (BOOTSEL mode)" % (args.uf2, size // 1024, firmware.version))
     return 0
@@ -123,15 +116,6 @@ def _logs(args):
         cap.close()
     print(cap.summary(), file=sys.stderr)
     return 0
-
-
-def _host_port(text):
-    """--join's HOST:N, N a TCP port from 1 to 65535."""
-    host, colon, port = text.rpartition(":")
-    if not colon or not host or not port.isdigit() or not 1 <= int(port) <= 65535:
-        raise argparse.ArgumentTypeError("HOST:N, N a port from 1 to 65535 (as the serving "
-                                         "side prints it), not %r" % text)
-    return host.strip("[]"), int(port)
 
 
 def _link(args):
@@ -208,8 +192,8 @@ def parser():
                          "the buttons clickable and on the keyboard, the serial log beside "
                          "them (downloadable as JSON Lines; a log can be loaded and replayed). "
                          "Works offline: everything comes from this checkout.")
-    web.add_argument("--port", type=_tcp_port, default=8016, help="the TCP port on 127.0.0.1 "
-                     "(default: 8016; 0: any free port)")
+    web.add_argument("--port", type=argtypes.tcp_port, default=8016,
+                     help="the TCP port on 127.0.0.1 (default: 8016; 0: any free port)")
     web.add_argument("--no-open", action="store_true", help="only print the address; do not "
                      "open a browser")
     web.set_defaults(run=_web)
@@ -234,8 +218,9 @@ def parser():
     fl.add_argument("--uf2", metavar="FILE", help="put MicroPython itself on the board: "
                     "reboot it into its bootloader (or hold BOOTSEL while plugging it in) and "
                     "copy this .uf2 file onto the drive that appears")
-    fl.add_argument("--drive", metavar="DIR", help="with --uf2: the mounted BOOTSEL drive "
-                    "(default: found under /media, /run/media, /Volumes, /mnt)")
+    fl.add_argument("--drive", metavar="DIR", type=argtypes.folder, help="with --uf2: the "
+                    "mounted BOOTSEL drive (default: found under /media, /run/media, /Volumes, "
+                    "/mnt)")
     fl.set_defaults(run=_flash)
 
     from stonegrid.pico.stock import DOWNLOAD, ENV
@@ -261,8 +246,8 @@ def parser():
                         "meanwhile is written from the board's journal, each action once. "
                         "Ctrl-C stops.")
     lg.add_argument("--port", help=port_help)
-    lg.add_argument("--out", default="logs", metavar="DIR", help="folder for the files "
-                    "(default: ./logs)")
+    lg.add_argument("--out", default="logs", metavar="DIR", type=argtypes.folder,
+                    help="folder for the files (default: ./logs)")
     lg.add_argument("--follow", action="store_true", help="print the moves as they happen")
     lg.set_defaults(run=_logs)
 
@@ -279,13 +264,14 @@ def parser():
                     "when both are on this computer")
     lk.add_argument("--serve", action="store_true", help="wait for the other computer's board "
                     "to join over TCP; prints the pairing code")
-    lk.add_argument("--port", type=_tcp_port, metavar="N", help="with --serve: the TCP port to "
-                    "listen on (default: 8017; 0: any free port)")
-    lk.add_argument("--join", type=_host_port, metavar="HOST:N", help="join the board served "
-                    "at HOST:N")
+    lk.add_argument("--port", type=argtypes.tcp_port, metavar="N", help="with --serve: the "
+                    "TCP port to listen on (default: 8017; 0: any free port)")
+    lk.add_argument("--join", type=argtypes.host_port, metavar="HOST:N",
+                    help="join the board served at HOST:N")
     lk.add_argument("--code", help="with --join: the pairing code the serving side printed")
-    lk.add_argument("--out", default="logs", metavar="DIR", help="folder for the game logs, a "
-                    "folder per board in it named by its port (default: ./logs)")
+    lk.add_argument("--out", default="logs", metavar="DIR", type=argtypes.folder,
+                    help="folder for the game logs, a folder per board in it named by its "
+                    "port (default: ./logs)")
     lk.set_defaults(run=_link, link_parser=lk)
 
     rp = sub.add_parser("replay", help="check and replay a game log",

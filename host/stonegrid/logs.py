@@ -12,7 +12,7 @@ import os
 import sys
 import time
 
-from shared_rules import load, record
+from shared_rules import GAMES, load, record
 from shared_rules.reader import Reader, RecordError
 
 from stonegrid import records
@@ -36,11 +36,18 @@ class Capture:
         self.fw = ""  # from the board's hello line, for a game record rebuilt from its state
         self.names = None  # the current game's sides (Red, Green...)
         self.games = self.lines = self.junk = 0
+        self.received = 0  # lines from the board, for the messages
         os.makedirs(out_dir, exist_ok=True)
 
     def _open(self, game_id):
+        """A new file for a game: named by the time and the game, the name only ever one of
+        GAMES or "unknown" (never a board's text: it could be a path, or no name at all)."""
+        name = game_id if game_id in GAMES else "unknown"
+        if game_id not in (name, None):
+            self.warn("logs: line %d: the game %s is none of stonegrid's; saved in a file named "
+                      "'unknown'" % (self.received, record.clip(game_id)))
         stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-        base = os.path.join(self.out_dir, "%s-%s" % (stamp, game_id))
+        base = os.path.join(self.out_dir, "%s-%s" % (stamp, name))
         path, n = base + ".jsonl", 1
         while os.path.exists(path):
             n += 1
@@ -53,6 +60,7 @@ class Capture:
 
     def line(self, raw):
         """One complete line from the board."""
+        self.received += 1
         text = raw.decode("utf-8", "replace").strip()
         if not text:
             return
@@ -257,6 +265,16 @@ def capture(port, capture, stop=lambda: False, retry=0.5):
     capture.close()
 
 
+def _take(line, raw, warn):
+    """line(raw), whatever the line holds: what cannot be done with one line (a file that
+    cannot be written, a field that cannot be printed) is said, and the capture goes on."""
+    try:
+        line(raw)
+    except Exception as e:  # noqa: BLE001 - one line never ends a capture
+        warn("a line could not be saved (%s: %s): %s" % (type(e).__name__, str(e)[:80],
+                                                          raw[:60]))
+
+
 def follow(port, opened, line, lost, stop, warn, retry=0.5):
     """Read the port's lines until stop() is true, opening it again whenever it goes away (a
     board unplugged, reset): opened(serial) once it is open, line(raw) for each complete line,
@@ -286,7 +304,7 @@ def follow(port, opened, line, lost, stop, warn, retry=0.5):
                 pending += chunk
                 while b"\n" in pending:
                     raw, pending = pending.split(b"\n", 1)
-                    line(raw)
+                    _take(line, raw, warn)
         except (serial.SerialException, OSError):
             if pending:
                 warn("the board went away in the middle of a line; dropped %d bytes"

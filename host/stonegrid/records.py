@@ -32,17 +32,19 @@ NUMBERS = ("v", "ply", "p", "a", "winner")  # JSON true equals 1 in Python: refu
 
 
 def read_log(lines, name="log", cut=False, notes=None):
-    """The games in record lines (a log may hold several).  Lines that are not records
+    """The games in record lines (a log may hold several): a list of texts, or of (line
+    number, text) for a file whose blank lines were left out.  Lines that are not records
     (other device output, captured too) are an error here: logs hold records only.
     cut: the last line has no end of line; if it is not JSON either (a power cut while it
     was written) it is left out and said so in notes."""
     reader, games = Reader(), []
-    for n, text in enumerate(lines, 1):
+    for k, item in enumerate(lines, 1):
+        n, text = item if isinstance(item, tuple) else (k, item)
         try:
             _check(text)
             rec = reader.feed(text)
         except RecordError as e:
-            if cut and n == len(lines) and e.why.startswith("not JSON"):
+            if cut and k == len(lines) and e.why.startswith("not JSON"):
                 if notes is not None:
                     notes.append("%s:line %d: left out, cut short (no end of line): %s"
                                  % (name, n, e.why[len("not JSON: "):]))
@@ -103,21 +105,23 @@ def _open(path):
 
 def read_log_file(path, notes=None):
     """The games of a .jsonl file; notes gets what was left out (a last line cut short)."""
-    lines, cut = [], False
+    lines, cut, n = [], False, 0
     with _open(path) as f:
         try:
             while True:
                 raw = f.readline(MAX_LINE + 1)
                 if not raw:
                     break
-                n = len(lines) + 1
+                n += 1
                 if len(raw) > MAX_LINE:
                     raise LogError("%s:line %d: longer than %d bytes: not a record"
                                    % (path, n, MAX_LINE))
                 if n == 1 and raw.startswith(BOM):
                     raw = raw[len(BOM):]  # some editors put a byte-order mark first
+                if raw.isspace():  # a blank line: nothing to read (megabytes of them, fast)
+                    continue
                 cut = not raw.endswith(b"\n")
-                lines.append(_decode(raw, path, n, cut))
+                lines.append((n, _decode(raw, path, n, cut)))
         except OSError as e:
             raise file_error(path, e)
     return read_log(lines, path, cut, notes)

@@ -42,11 +42,11 @@ class Frames:
         self.canvas = Canvas()
 
     def at(self, ply):
-        g = self.game
-        while len(g.actions()) > ply:
+        g = self.game  # plies(), not len(actions()): that list is built anew on each call
+        while g.plies() > ply:
             g.undo()
-        while len(g.actions()) < ply:
-            g.play(self.actions[len(g.actions())])
+        while g.plies() < ply:
+            g.play(self.actions[g.plies()])
         self.view.sync(g, self.ui)
         self.view.render(g, self.ui, self.canvas, 0)
         return bytes(self.canvas.buf)
@@ -153,9 +153,11 @@ def run(args):
         raise records.LogError("--to %d: the game has %d plies (0..%d)" % (args.to, n, n))
     did = False
     if args.export:
+        text = records.export(g, header)  # all of it first: a failure leaves OUT as it was
         try:
-            with open(args.export, "w", encoding="utf-8") as f:
-                f.write(records.export(g, header))
+            with open(args.export + ".tmp", "w", encoding="utf-8") as f:
+                f.write(text)
+            os.replace(args.export + ".tmp", args.export)
         except OSError as e:  # a bad path is bad input: the same status as a bad file
             raise records.file_error(args.export, e)
         print("replay: wrote %s (%d turns)" % (args.export, len(g.turns())))

@@ -78,6 +78,11 @@ def _sweep_scratch():
 DEFAULT_HEAP = "304k"
 
 
+GIVE_UP_AFTER = 5  # crashes in a row, each within 2 s of its start, before the sim stops
+MAX_HEAP = "256m"  # the biggest heap --heap takes: boards have a few hundred KB, and a heap
+# bigger than the machine can give crashes the unix port at start
+
+
 def heap_bytes(text):
     """96k -> 98304; 2m; 131072."""
     m = re.fullmatch(r"(\d+)([kKmM]?)", str(text).strip())
@@ -121,6 +126,7 @@ class Board:
         self._tasks = set()
         self._changed = None
         self._stopping = False
+        self.gave_up = None  # why the board is not power-cycled any more, if it crashed so
         self._stopped = None
         self._power_cycle = False
         self._restart_now = None
@@ -210,6 +216,7 @@ class Board:
                 "free_at_main": self.free_at_main, "device_port": self.device.port,
                 "pid": proc.pid if running else None, "running": running,
                 "boots": self.boots, "ups": self.ups, "exits": self.exits,
+                "gave_up": self.gave_up,
                 "last_exit": self.last_exit, "hellos": self.device.hellos,
                 "connected": self.device.connected, "frames": display.frames,
                 "seq": display.seq, "width": display.width, "height": display.height,
@@ -254,6 +261,12 @@ class Board:
             else:
                 cause = "power"
                 quick_fails = quick_fails + 1 if time.monotonic() - started < 2 else 0
+                if quick_fails >= GIVE_UP_AFTER:
+                    self.gave_up = ("%s exited with code %s within 2 s of starting, %d times "
+                                    "in a row: the board is not power-cycled again"
+                                    % (os.path.basename(self.micropython), rc, quick_fails))
+                    self.quit()
+                    break
                 delay = min(5.0, 0.2 * 2 ** quick_fails) if quick_fails else 0.2
                 self.log("%s exited with code %s; power-cycling the board in %.1f s"
                          % (os.path.basename(self.micropython), rc, delay))

@@ -5,18 +5,22 @@ import os
 import signal
 import sys
 
+from stonegrid.args import folder, tcp_port
 from stonegrid.sim.sync import default_flash_dir, micropython_path, sync
 
 
 def heap_size(text):
     """argparse type of --heap: a MicroPython heap size such as 96k, 2m or 131072."""
-    from stonegrid.sim.engine import heap_bytes
+    from stonegrid.sim.engine import MAX_HEAP, heap_bytes
     try:
         n = heap_bytes(text)
     except ValueError:
         raise argparse.ArgumentTypeError("not a heap size: %r (e.g. 96k, 2m, 131072)" % text)
     if n < 16 * 1024:
         raise argparse.ArgumentTypeError("a heap below 16k cannot even start the board: %r" % text)
+    if n > heap_bytes(MAX_HEAP):
+        raise argparse.ArgumentTypeError("%r is more than the %s the virtual board takes (a "
+                                         "board's heap is a few hundred KB)" % (text, MAX_HEAP))
     return text.strip().lower()
 
 
@@ -36,12 +40,13 @@ def add_arguments(p):
     p.add_argument("--micropython", metavar="FILE",
                    help="with --board pico-ws2812: the MicroPython UF2 the emulated Pico runs, "
                    "the one you download for a Pico from %s (default: $%s)" % (DOWNLOAD, ENV))
-    p.add_argument("--flash", metavar="DIR", help="the board's flash directory; it persists "
-                   "between runs (default: one for each checkout, this one's: %s)" % _flash_dir_text())
+    p.add_argument("--flash", metavar="DIR", type=folder, help="the board's flash directory; "
+                   "it persists between runs (default: one for each checkout, this one's: %s)"
+                   % _flash_dir_text())
     from stonegrid.sim.engine import DEFAULT_HEAP
     p.add_argument("--heap", default=DEFAULT_HEAP, metavar="SIZE", type=heap_size,
-                   help="MicroPython heap size (default: " + DEFAULT_HEAP + ", what a Raspberry Pi "
-                   "Pico's 236 KB free heap holds on this 64-bit port; a smaller one, such as "
+                   help="MicroPython heap size (default: " + DEFAULT_HEAP + ", a Raspberry Pi "
+                   "Pico's 240 KB heap on this 64-bit port; a smaller one, such as "
                    "96k, shows memory regressions)")
     p.add_argument("--headless", action="store_true",
                    help="no display: print `serial: PATH` and `control: HOST:PORT`, then run "
@@ -49,7 +54,7 @@ def add_arguments(p):
     p.add_argument("--no-sync", action="store_true",
                    help="do not copy firmware/, shared_rules/ and hardware/unix.json from the "
                    "checkout to the flash directory first")
-    p.add_argument("--control", type=int, default=0, metavar="PORT",
+    p.add_argument("--control", type=tcp_port, default=0, metavar="PORT",
                    help="TCP port of the control socket on 127.0.0.1 (default: any free port)")
     p.add_argument("--scale", type=int, choices=(1, 2, 3), default=None,
                    help="terminal cells per LED across (default: 2 if the terminal is big "
@@ -147,4 +152,7 @@ async def _main(args, flash, micropython, written, firmware):
             await ui_task
     finally:
         await board.stop()
+    if board.gave_up:
+        print("stonegrid: error: %s" % board.gave_up, file=sys.stderr)
+        return 1
     return 0

@@ -8,6 +8,7 @@ import http.server
 import json
 import os
 import socket
+import sys
 import threading
 import webbrowser
 
@@ -116,6 +117,19 @@ class Handler(http.server.BaseHTTPRequestHandler):
         pass  # the terminal shows the address, not every request
 
 
+class Server(http.server.ThreadingHTTPServer):
+    """The standard threading server, with a backlog for a page's many requests at once, and
+    no traceback for a connection cut by its timer or by the client."""
+    request_queue_size = 256
+
+    def handle_error(self, request, client_address):
+        e = sys.exc_info()[1]
+        if isinstance(e, (ConnectionError, TimeoutError)):  # cut or gone: nothing to say
+            return
+        print("web: a request from %s failed: %s: %s" % (
+            client_address[0], type(e).__name__, str(e)[:80]), file=sys.stderr, flush=True)
+
+
 def server(port=0, root=None):
     """A ThreadingHTTPServer on 127.0.0.1 (port 0: any free one); checks the setup first."""
     root = root or repo_root()
@@ -123,7 +137,7 @@ def server(port=0, root=None):
     firmware_files(root)  # a broken checkout fails here, not in the page
     handler = type("StonegridHandler", (Handler,), {"root": root})
     try:
-        return http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+        return Server(("127.0.0.1", port), handler)
     except OSError as e:
         raise OSError("cannot serve on 127.0.0.1 port %d: %s (--port 0 takes any free port)"
                       % (port, e.strerror or e))
