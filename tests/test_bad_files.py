@@ -268,3 +268,18 @@ def test_megabytes_of_blank_lines_are_read_in_linear_time(tmp_path, capsys):
     path.write_text("\n".join(game_lines()) + "\n" * 1000 + '{"t": "x"}\n')
     status, err = replay_error(path, capsys)
     assert status == 2 and "line %d:" % (len(game_lines()) + 1000) in err, err
+
+
+def test_replay_into_a_pipe_is_plain_text_and_colour_when_asked(tmp_path):
+    path = tmp_path / "game.jsonl"
+    path.write_text("\n".join(game_lines("gipf")) + "\n")
+    stonegrid = [sys.executable, "-m", "stonegrid.cli", "replay", str(path), "--to", "3"]
+    plain = subprocess.run(stonegrid, capture_output=True, text=True, timeout=60)
+    assert plain.returncode == 0 and "\x1b" not in plain.stdout, plain.stdout[:200]
+    assert "White (W):" in plain.stdout and plain.stdout.splitlines()[-1].startswith("ply 3/")
+    colour = subprocess.run(stonegrid + ["--color", "always"], capture_output=True, text=True,
+                            timeout=60)
+    assert colour.returncode == 0 and colour.stdout.count("\x1b[38;2;") > 100
+    head = subprocess.run("%s | head -2" % " ".join(stonegrid), shell=True, capture_output=True,
+                          text=True, timeout=60)
+    assert head.stderr == "" and len(head.stdout.splitlines()) == 2  # no broken-pipe noise

@@ -83,3 +83,23 @@ def test_png_decode_reads_what_pillow_writes():
     Image.frombytes("RGB", (w, h), rgb).save(out, "PNG", optimize=True)
     assert filters(out.getvalue(), w) == {0, 1, 2, 3, 4}
     assert png.decode(out.getvalue()) == (w, h, rgb)
+
+
+def test_replay_gif_holds_the_last_position_and_ends_on_the_result(tmp_path):
+    from stonegrid.firmware import views
+    from stonegrid.firmware.views.canvas import Canvas
+    g = random_game(load("morris"), 1)
+    assert g.result() is not None
+    header = {"game": "morris", "options": {}, "players": ["human", "human"]}
+    frames = replay.Frames(header, g)
+    assert replay.gif(frames, str(tmp_path / "over.gif")) == g.plies() + 2
+    _, _, got, delays, _ = read_gif(tmp_path / "over.gif")
+    c = Canvas()
+    views.result_card(g.result(), frames.ui.colours, c)
+    assert got[-1] == png.matrix_pixels(16, 16, bytes(c.buf), scale=8)[2]
+    assert got[-2] == png.matrix_pixels(16, 16, frames.at(g.plies()), scale=8)[2]
+    assert delays[-2:] == [3000, 3000] and set(delays[:-2]) == {600}
+    unfinished = random_game(load("morris"), 1, max_plies=6)
+    frames = replay.Frames(header, unfinished)
+    assert replay.gif(frames, str(tmp_path / "six.gif")) == 7  # no result to show
+    assert read_gif(tmp_path / "six.gif")[3][-1] == 3000

@@ -4,6 +4,7 @@ import os
 import pty
 import random
 import select
+import subprocess
 import sys
 import time
 
@@ -110,11 +111,11 @@ def test_the_real_command_reads_a_bid_without_echo():
         assert text in out, out[-2000:]
 
     try:
-        until(b"(typed unseen)> ")
+        until(b"Black, your bid: how many stones, 1 to 4 (typed unseen)> ")
         asked = len(out)
-        os.write(fd, b"bid2\n")
-        until(b"White> ")
-        assert b"bid2" not in out[asked:] and b"2" not in out[asked:].split(b"\n")[0]
+        os.write(fd, b"2\n")  # the number alone is the bid
+        until(b"White, your bid: how many stones, 1 to 4> ")
+        assert b"2" not in out[asked:].split(b"\n")[0]
         os.write(fd, b"bid3\n")
         until(b"Black (B): bid 2")
         assert b"bid3" in out  # echoed: nothing to hide once both are in
@@ -124,3 +125,10 @@ def test_the_real_command_reads_a_bid_without_echo():
         os.kill(pid, 9)
         os.waitpid(pid, 0)
         os.close(fd)
+
+
+def test_bids_from_a_pipe_are_read_plainly_without_a_warning():
+    done = subprocess.run([sys.executable, "-m", "stonegrid.cli", "play", "rhombus"],
+                          input="2\n3\nquit\n", capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert "Black (B): bid 2" in done.stdout and "White (W): bid 3" in done.stdout, done.stdout

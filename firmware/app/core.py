@@ -17,7 +17,7 @@ import os  # noqa: E402
 import random  # noqa: E402
 import time  # noqa: E402
 
-from views import load as load_view
+from views import load as load_view, result_card
 from views.canvas import Canvas
 from views import palette
 
@@ -25,8 +25,6 @@ from app import VERSION, journal, link
 from app.heap import forget, playable
 from app.session import Session
 
-REASONS = {"men": "MEN", "blocked": "BLK", "repetition": "REP", "reserve": "RES",
-           "double_pass": "PAS", "points": "PTS", "score": "SCO"}
 # What the display says, by turns with the board, while a linked game waits: the other board
 # away (unplugged, restarted, the network down), or the game stopped (app.peer.halt).
 HOLDS = {"away": "OFF", "halt": "BAD"}
@@ -127,14 +125,7 @@ class Play:
         result = g.result()
         show_card = not getattr(self.view, "SHOWS_RESULT", False)
         if result is not None and show_card and now // 1500 % 2:  # board and result by turns
-            c.clear()
-            winner, reason = result
-            if winner is None:
-                c.text(0, 1, "DRAW", palette.TEXT)
-            else:
-                c.text(0, 1, "WIN", palette.TEXT)
-                c.rect(13, 1, 3, 5, self.ui.colours[winner])
-            c.text(0, 9, REASONS.get(reason, "END"), palette.TEXT)
+            result_card(result, self.ui.colours, c)
             return
         self.view.render(g, self.ui, c, now)
 

@@ -17,6 +17,9 @@ A view module for game G (views/G.py) offers:
 from views import palette
 
 ARROWS = ("up", "down", "left", "right")
+# the result card's second word, by the rules' reason (shared_rules.core)
+REASONS = {"men": "MEN", "blocked": "BLK", "repetition": "REP", "reserve": "RES",
+           "double_pass": "PAS", "points": "PTS", "score": "SCO"}
 
 
 class UI:
@@ -42,6 +45,19 @@ def route(start, goal, step):
                 paths[nxt] = paths[pos] + (arrow,)
                 todo.append(nxt)
     return None
+
+
+def result_card(result, colours, c):
+    """The game-over card: WIN and the winner's colour (or DRAW), and why. The board shows it
+    by turns with the final position; a replay's GIF ends on it."""
+    winner, reason = result
+    c.clear()
+    if winner is None:
+        c.text(0, 1, "DRAW", palette.TEXT)
+    else:
+        c.text(0, 1, "WIN", palette.TEXT)
+        c.rect(13, 1, 3, 5, colours[winner])
+    c.text(0, 9, REASONS.get(reason, "END"), palette.TEXT)
 
 
 def load(game_id):

@@ -1,6 +1,7 @@
 """The `stonegrid` command."""
 import argparse
 import ast
+import os
 import sys
 
 from shared_rules import GAMES
@@ -58,7 +59,6 @@ def _devices(args):
 
 def _profile(name):
     """--board: a profile name from hardware/ (e.g. stellar-unicorn) or a JSON file."""
-    import os
     from stonegrid.build import repo_root
     if name is None or os.path.isfile(name):
         return name
@@ -286,6 +286,9 @@ def parser():
     rp.add_argument("--export", metavar="FILE", help="write the game as tag pairs and "
                     "numbered turns (readable back by replay)")
     rp.add_argument("--gif", metavar="FILE", help="write the game as an animated GIF")
+    rp.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                    help="the board in colour (the LEDs, ANSI) or as plain text; auto: colour "
+                    "on a terminal, plain text into a pipe or a file (default)")
     rp.add_argument("--device", action="store_true", help="replay it on the board's LEDs")
     rp.add_argument("--port", help=port_help + " (with --device)")
     rp.set_defaults(run=_replay)
@@ -297,6 +300,9 @@ def main(argv=None):
     args = parser().parse_args(argv)
     try:
         return args.run(args)
+    except BrokenPipeError:  # the reader of a pipe had enough (`| head`): nothing to say
+        sys.stdout = open(os.devnull, "w")  # the interpreter's own flush at exit, too
+        return 0
     except (ValueError, DeviceError, OSError) as e:  # say what, no traceback
         print("stonegrid: error: %s" % e, file=sys.stderr)
         return 2 if isinstance(e, ValueError) else 1

@@ -48,8 +48,11 @@ def _lzw(indices, min_size):
     return bytes(blocks) + b"\x00"
 
 
-def write(path, width, height, frames, delay_cs=60):
-    """frames: RGB byte strings of width*height pixels; one palette for all (<= 256 colours)."""
+def write(path, width, height, frames, delay_cs=60, hold=()):
+    """frames: RGB byte strings of width*height pixels; one palette for all (<= 256 colours).
+    Each is shown delay_cs hundredths of a second, those in `hold`, {index: cs}, as long as
+    it says (the last position, the result)."""
+    hold = dict(hold)
     palette = {}
     for rgb in frames:
         for i in range(0, len(rgb), 3):
@@ -64,8 +67,8 @@ def write(path, width, height, frames, delay_cs=60):
     out += struct.pack("<HHBBB", width, height, 0x80 | (depth - 1) << 4 | (depth - 1), 0, 0)
     out += table
     out += b"\x21\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00"  # loop for ever
-    for rgb in frames:
-        out += struct.pack("<BBBBHBB", 0x21, 0xF9, 4, 0, delay_cs, 0, 0)
+    for n, rgb in enumerate(frames):
+        out += struct.pack("<BBBBHBB", 0x21, 0xF9, 4, 0, hold.get(n, delay_cs), 0, 0)
         out += struct.pack("<BHHHHB", 0x2C, 0, 0, width, height, 0)
         indices = [palette[bytes(rgb[i:i + 3])] for i in range(0, len(rgb), 3)]
         size = max(2, depth)

@@ -51,6 +51,17 @@ class Frames:
         self.view.render(g, self.ui, self.canvas, 0)
         return bytes(self.canvas.buf)
 
+    def result_card(self):
+        """The board's game-over card for the whole game, or None (not over, or the view
+        draws the result on the board itself)."""
+        self.at(len(self.actions))  # the game at its end
+        result = self.game.result()
+        if result is None or getattr(self.view, "SHOWS_RESULT", False):
+            return None
+        views, _, _ = _views()
+        views.result_card(result, self.ui.colours, self.canvas)
+        return bytes(self.canvas.buf)
+
 
 def status(frames, ply):
     g = frames.game
@@ -62,10 +73,21 @@ def status(frames, ply):
     return "ply %d/%d  %s%s" % (ply, len(frames.actions), last, end)
 
 
-def show(frames, ply, out=None):
-    from stonegrid.sim.render import ansi_lines
+def show(frames, ply, out=None, color=None):
+    """The board after `ply` plies and a status line: the LEDs in colour (ANSI) on a
+    terminal, else the game's text board (stonegrid.textboard, as `stonegrid play` draws
+    it), plain; `color` True or False says which whatever `out` is."""
     out = out or sys.stdout  # the one of now, not of the import (tests replace it)
-    for line in ansi_lines(16, 16, frames.at(ply), scale=2):
+    if color is None:
+        color = out.isatty()
+    picture = frames.at(ply)
+    if color:
+        from stonegrid.sim.render import ansi_lines
+        lines = ansi_lines(16, 16, picture, scale=2)
+    else:
+        from stonegrid import textboard
+        lines = textboard.load(frames.game.ID).draw(frames.game).rstrip("\n").split("\n")
+    for line in lines:
         out.write(line + "\n")
     out.write(status(frames, ply) + "\n")
 
@@ -104,13 +126,25 @@ def step(frames, start):
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
 
 
+HOLD_CS = 300  # the last position, and the result after it, stay 3 s before the GIF loops
+
+
 def gif(frames, path):
+    """The game as an animated GIF: a frame a ply, the last held, then the result card (as
+    the board shows it) when the game is over and the view does not draw it itself; the
+    number of frames."""
     from stonegrid import gif as gifwriter
     from stonegrid.sim.png import matrix_pixels
-    pictures = [matrix_pixels(16, 16, frames.at(ply), scale=8)
-                for ply in range(len(frames.actions) + 1)]
+    buffers = [frames.at(ply) for ply in range(len(frames.actions) + 1)]
+    card = frames.result_card()
+    if card is not None:
+        buffers.append(card)
+    pictures = [matrix_pixels(16, 16, buf, scale=8) for buf in buffers]
     width, height = pictures[0][:2]
-    return gifwriter.write(path, width, height, [rgb for _, _, rgb in pictures])
+    last = len(frames.actions)
+    gifwriter.write(path, width, height, [rgb for _, _, rgb in pictures],
+                    hold={last: HOLD_CS, last + 1: HOLD_CS})
+    return len(pictures)
 
 
 def to_device(header, g, port, timeout=10.0):
@@ -164,17 +198,19 @@ def run(args):
         did = True
     if args.gif:
         try:
-            size = gif(frames, args.gif)
+            count = gif(frames, args.gif)
         except OSError as e:
             raise records.file_error(args.gif, e)
-        print("replay: wrote %s (%d frames, %d bytes)" % (args.gif, n + 1, size))
+        print("replay: wrote %s (%d frames, %d bytes)" % (args.gif, count,
+                                                          os.path.getsize(args.gif)))
         did = True
     if args.device:
         plies = to_device(header, g, args.port)
         print("replay: the board shows the game (%d plies); its buttons step it" % plies)
         did = True
+    color = {"always": True, "never": False}.get(args.color)
     if args.to is not None or (not did and not sys.stdin.isatty()):
-        show(frames, n if args.to is None else args.to)
+        show(frames, n if args.to is None else args.to, color=color)
     elif not did:
         step(frames, n)
     return 0

@@ -1,6 +1,7 @@
 """Two people play one game in a terminal, through the rules API and the game's text board
 (stonegrid.textboard) alone: one loop for every game."""
 import getpass
+import sys
 
 from shared_rules import load
 
@@ -56,7 +57,15 @@ def enter(g, line):
         g.play_turn(line)
 
 
-def play(game_id, options, read=input, write=print, read_secret=getpass.getpass):
+def read_unseen(prompt):
+    """A line typed without echo on a terminal; from a pipe, plainly (nothing shows it, and
+    getpass would warn that it cannot hide it)."""
+    if sys.stdin.isatty():
+        return getpass.getpass(prompt)
+    return input(prompt)
+
+
+def play(game_id, options, read=input, write=print, read_secret=read_unseen):
     mod = load(game_id)
     board = textboard.load(game_id)
     g = mod.Game(**options)
@@ -74,11 +83,14 @@ def play(game_id, options, read=input, write=print, read_secret=getpass.getpass)
             return g
         changed = False
         hide = secret(g)
-        prompt = "%s%s> " % (mod.PLAYERS[g.to_move], " (typed unseen)" if hide else "")
+        asked = getattr(board, "ask", None)
+        prompt = "%s, %s%s> " % (mod.PLAYERS[g.to_move], asked(g) if asked else "your move",
+                                 " (typed unseen)" if hide else "")
         try:
             line = (read_secret if hide else read)(prompt).strip()
         except EOFError:
             return g
+        understand = getattr(board, "understand", lambda g, text: text)
         if line in ("quit", "q"):
             return g
         if line in ("help", "?"):
@@ -87,7 +99,7 @@ def play(game_id, options, read=input, write=print, read_secret=getpass.getpass)
             write(" ".join(sorted(g.text(a) for a in g.legal())))
         elif line:
             try:
-                g.undo() if line == "undo" else enter(g, line)
+                g.undo() if line == "undo" else enter(g, understand(g, line))
                 changed = True
             except ValueError as e:
                 write("! %s" % e)

@@ -1,8 +1,20 @@
 """Rhombus as text: the board stands on its a1 corner, as the players see it."""
 from shared_rules.rhombus import PLAYERS, cell_name
 
-EXAMPLES = ("bid2 (your secret bid, bid1..bid4: typed without echo), e4 (place a stone), "
+EXAMPLES = ("bid2 or 2 (your secret bid of 1 to 4 stones, typed unseen), e4 (place a stone), "
             "3:2 a1 b1 a2 c1 b2 (a whole turn)")
+
+
+def ask(g):
+    if g.bidding():
+        return "your bid: how many stones, 1 to 4"
+    return "a free cell for your stone (e.g. %s)" % (
+        cell_name(g.next_cell()) if g.next_cell() is not None else "a1")
+
+
+def understand(g, text):
+    """A bid may be its number alone."""
+    return "bid" + text if g.bidding() and text in ("1", "2", "3", "4") else text
 
 
 def draw(g):
