@@ -244,10 +244,15 @@ def test_both_boards_games_are_saved_and_summed_up(boards, hosts, tmp_path):
             relayed, other, relayed) in err, err
 
 
-def test_a_port_that_is_not_there_is_waited_for_and_said(boards, hosts, tmp_path):
+def test_a_port_that_is_not_there_is_an_error_at_once_or_waited_for(boards, hosts, tmp_path):
     a, _ = boards
     typo = str(tmp_path / "typo")
-    host = start(hosts, tmp_path, a.path, typo, "--out", str(tmp_path / "logs"))
+    done = subprocess.run(STONEGRID + ["link", a.path, typo], capture_output=True, text=True,
+                          timeout=30)
+    assert done.returncode == 1 and done.stderr == (
+        "stonegrid: error: cannot open %s: no such port; is the board plugged in, is the name "
+        "right? (--wait waits for a board not plugged in yet)\n" % typo), done.stderr
+    host = start(hosts, tmp_path, a.path, typo, "--out", str(tmp_path / "logs"), "--wait")
     host.wait_for("link B: waiting for %s \\(no such port" % re.escape(typo), "err")
     a.wait(PEER_FALSE)  # alone: no peer
     code, _, err = host.stop()

@@ -225,8 +225,8 @@ def test_logs_started_mid_game_saves_the_whole_game_with_names(sim, tmp_path):
 
 def test_logs_says_it_waits_for_a_port_that_is_not_there(tmp_path):
     logs = subprocess.Popen(STONEGRID + ["logs", "--port", str(tmp_path / "typo"), "--out",
-                                         str(tmp_path / "logs")], stderr=subprocess.PIPE,
-                            text=True)
+                                         str(tmp_path / "logs"), "--wait"],
+                            stderr=subprocess.PIPE, text=True)
     time.sleep(3)
     logs.send_signal(signal.SIGTERM)
     _, stderr = logs.communicate(timeout=20)
@@ -352,3 +352,42 @@ def test_logs_names_files_only_from_known_games_and_goes_on_after_a_bad_line(tmp
     assert "went away" not in err and [p.name for p in tmp_path.iterdir()] == ["logs"]
     [morris] = out.glob("*-morris.jsonl")
     assert morris.read_text().splitlines() == good
+
+
+def _port_error(argv):
+    done = subprocess.run(STONEGRID + argv, capture_output=True, text=True, timeout=30,
+                          stdin=subprocess.DEVNULL)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("stonegrid: error: "), \
+        done.stderr
+    return done.stderr
+
+
+@pytest.mark.parametrize("command", [["logs", "--port"], ["flash", "--dry-run", "--port"],
+                                     ["replay", "GAME", "--device", "--port"], ["link"]])
+def test_every_command_that_opens_a_port_fails_at_once_saying_why(tmp_path, command):
+    """Missing, busy, not allowed or not a serial port: one line naming the port and why,
+    status 1, at once (logs and link waited for ever on a typo)."""
+    import pty
+    import serial
+    game = tmp_path / "game.jsonl"
+    game.write_text("\n".join(records.to_records(
+        {"game": "morris", "players": ["human", "human"], "fw": ""},
+        random_game(load("morris"), 1, max_plies=4))) + "\n")
+    argv = [str(game) if w == "GAME" else w for w in command]
+    extra = [str(tmp_path / "other")] if command == ["link"] else []
+    if command == ["link"]:
+        os.mkfifo(str(tmp_path / "other"))  # never reached: the first port is checked first
+    typo = str(tmp_path / "typo")
+    assert "cannot open %s: no such port" % typo in _port_error(argv + [typo] + extra)
+    assert "cannot open %s: not a serial port (a file)" % game in _port_error(
+        argv + [str(game)] + extra)
+    master, slave = pty.openpty()
+    held = serial.Serial(os.ttyname(slave), exclusive=True)  # another program has it
+    try:
+        assert "cannot open %s: busy: another program has it open" % os.ttyname(slave) in \
+            _port_error(argv + [os.ttyname(slave)] + extra)
+    finally:
+        held.close()
+        os.close(master)
+        os.close(slave)

@@ -105,7 +105,7 @@ def _logs(args):
     import signal
     import threading
     from stonegrid import device, logs
-    port = device.choose(args.port)
+    port = device.choose(args.port, check=not args.wait, hint=device.WAIT_HINT)
     done = threading.Event()
     signal.signal(signal.SIGTERM, lambda *a: done.set())
     cap = logs.Capture(args.out, follow=args.follow)
@@ -139,6 +139,11 @@ def _link(args):
         lk.error("argument --port: only with --serve (--join takes HOST:N)")
     if args.port_a == args.port_b:
         lk.error("argument PORT_B: the same port as PORT_A")
+    if not args.wait:
+        from stonegrid.device import WAIT_HINT, check_port
+        for port in (args.port_a, args.port_b):
+            if port:
+                check_port(port, WAIT_HINT)
     done = threading.Event()
     signal.signal(signal.SIGTERM, lambda *a: done.set())
     try:
@@ -249,6 +254,8 @@ def parser():
     lg.add_argument("--out", default="logs", metavar="DIR", type=argtypes.folder,
                     help="folder for the files (default: ./logs)")
     lg.add_argument("--follow", action="store_true", help="print the moves as they happen")
+    lg.add_argument("--wait", action="store_true", help="wait for a board that is not "
+                    "plugged in yet (without it, a port that cannot be opened is an error)")
     lg.set_defaults(run=_logs)
 
     lk = sub.add_parser("link", help="two boards play one game: side by side, or on two "
@@ -272,6 +279,8 @@ def parser():
     lk.add_argument("--out", default="logs", metavar="DIR", type=argtypes.folder,
                     help="folder for the game logs, a folder per board in it named by its "
                     "port (default: ./logs)")
+    lk.add_argument("--wait", action="store_true", help="wait for boards that are not "
+                    "plugged in yet (without it, a port that cannot be opened is an error)")
     lk.set_defaults(run=_link, link_parser=lk)
 
     rp = sub.add_parser("replay", help="check and replay a game log",

@@ -1,6 +1,7 @@
 """Finding and opening boards: USB serial ports, the last one used, and mpremote's transport."""
 import json
 import os
+import stat
 
 RP2_MICROPYTHON = (0x2E8A, 0x0005)  # Raspberry Pi's USB id for MicroPython on rp2 boards
 
@@ -41,10 +42,48 @@ def ports():
     return out
 
 
-def choose(port=None):
+WAIT_HINT = " (--wait waits for a board not plugged in yet)"
+
+
+def check_port(port, hint=""):
+    """DeviceError, one line naming the port and why it cannot be opened now (missing, busy,
+    not allowed, not a serial port), unless it can; `hint` ends the missing port's line.
+    The port is opened and closed at once, locked, as a second user of it would be."""
+    import errno
+    import serial
+    if not os.path.exists(port):
+        raise DeviceError("cannot open %s: no such port; is the board plugged in, is the name "
+                          "right?%s" % (port, hint))
+    if not stat.S_ISCHR(os.stat(port).st_mode):
+        raise DeviceError("cannot open %s: not a serial port (a %s)" % (
+            port, "folder" if os.path.isdir(port) else "file"))
+    try:
+        serial.Serial(port, 115200, timeout=0, exclusive=True).close()
+    except (serial.SerialException, OSError) as e:
+        code = e.errno if isinstance(e, OSError) else (e.args[0] if e.args and isinstance(
+            e.args[0], int) else None)
+        why = {errno.EBUSY: "busy: another program has it open (mpremote, a serial monitor, "
+                            "another stonegrid?)",
+               errno.EAGAIN: "busy: another program has it open (mpremote, a serial monitor, "
+                             "another stonegrid?)",
+               errno.EACCES: "permission denied: add yourself to the dialout group (`sudo "
+                             "usermod -aG dialout $USER`, then log in again)",
+               errno.ENOTTY: "not a serial port",
+               errno.ENOENT: "no such port; is the board plugged in?" + hint,
+               errno.ENXIO: "no such port; is the board plugged in?" + hint}.get(code)
+        if why is None and "lock" in str(e).lower():
+            why = "busy: another program has it open (mpremote, a serial monitor, another " \
+                  "stonegrid?)"
+        raise DeviceError("cannot open %s: %s" % (port, why or str(e)[:120]))
+
+
+def choose(port=None, check=True, hint=""):
     """The port to use: --port, else the one remembered if still there, else the only
-    MicroPython board.  Remembers the choice."""
+    MicroPython board, checked that it opens (check_port) unless `check` is False.
+    Remembers the choice."""
     if port:
+        if check:
+            check_port(port, hint)
         remember(port)
         return port
     found = ports()
