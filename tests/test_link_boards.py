@@ -6,6 +6,7 @@ boards' logs must be the same game, and `stonegrid replay` must take each."""
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -274,6 +275,15 @@ def test_a_whole_game_on_two_linked_boards(tmp_path, game_id):
         stop(boards, procs)
     log = same_logs(out)
     assert sum(r["t"] == "act" for r in log) == referee.plies()
+    # the host tells each move once, and the game's start and end; each board's logs are in
+    # a folder named by the date and the board's id
+    said = (tmp_path / "link.txt").read_text().splitlines()
+    moves = [line for line in said if re.match(r"link: +\d+\. ", line)]
+    assert len(moves) == referee.plies(), said[-20:]
+    assert len([line for line in said if line.startswith("link: new game: %s" % game_id)]) == 1
+    assert len([line for line in said if line.startswith("link: game over: ")]) == 1, said[-5:]
+    ids = sorted(h["players"][i][len("human@"):] for h in [header] for i in (0, 1))
+    assert sorted(re.sub(r"^\d{8}-", "", d) for d in os.listdir(out)) == ids, os.listdir(out)
 
 
 def test_a_power_cut_on_one_board_mid_game_loses_nothing(tmp_path):

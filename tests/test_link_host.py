@@ -236,7 +236,7 @@ def test_both_boards_games_are_saved_and_summed_up(boards, hosts, tmp_path):
     code, _, err = host.stop()
     assert code == 0, err
     for board in (a, b):
-        [path] = (out / os.path.basename(board.path)).glob("*-morris.jsonl")
+        [path] = (out / ("port-" + os.path.basename(board.path))).glob("*-morris.jsonl")
         assert path.read_text().splitlines() == games[board]
         relayed = len(games[board])
         other = "B" if board is a else "A"

@@ -277,8 +277,8 @@ def parser():
                     help="join the board served at HOST:N")
     lk.add_argument("--code", help="with --join: the pairing code the serving side printed")
     lk.add_argument("--out", default="logs", metavar="DIR", type=argtypes.folder,
-                    help="folder for the game logs, a folder per board in it named by its "
-                    "port (default: ./logs)")
+                    help="folder for the game logs, a folder per board in it named by the "
+                    "date and the board's id (default: ./logs)")
     lk.add_argument("--wait", action="store_true", help="wait for boards that are not "
                     "plugged in yet (without it, a port that cannot be opened is an error)")
     lk.set_defaults(run=_link, link_parser=lk)

@@ -15,6 +15,7 @@ the server takes a join only while its board is present."""
 import hmac
 import json
 import os
+import re
 import secrets
 import socket
 import sys
@@ -55,14 +56,58 @@ def _warn(text):
     print(text, file=sys.stderr, flush=True)
 
 
+class Narrator:
+    """What the person at the host sees: one line a move and a state change (a game begun
+    or over, a linked game stopped), each record once, whichever board's log has it first
+    (two boards here both log every move)."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.said = set()  # the records of the game under way already told
+        self.names = None  # its sides, as the game names them
+
+    def record(self, board, rec):
+        kind = rec.get("t")
+        if kind == "error" and "linked game stopped" in str(rec.get("error")):
+            _warn("link %s: %s" % (board.name, str(rec["error"])[:120]))
+            return
+        if kind not in ("game", "act", "undo", "end"):
+            return
+        key = (kind, rec.get("ply"), rec.get("n")) if kind != "game" else (
+            kind, str(rec.get("game")), str(rec.get("players")))
+        with self.lock:
+            if key in self.said:
+                return
+            if kind == "game":
+                self.said.clear()
+            self.said.add(key)
+            if kind == "game":
+                self.names = logs.player_names(rec.get("game"))
+        _warn("link: %s" % logs.describe(rec, self.names))
+
+
+def _own_id(raw):
+    """The board's id from its own link line, else None."""
+    try:
+        rec = json.loads(raw)
+    except ValueError:
+        return None
+    value = rec.get("id") if isinstance(rec, dict) and rec.get("t") == "link" else None
+    return value if isinstance(value, str) and re.fullmatch("[0-9a-f]{6}", value) else None
+
+
 class Board:
     """A board on a serial port: its lines go to its own log capture and to the relay;
-    commands and relayed lines go to it while its port is open."""
+    commands and relayed lines go to it while its port is open. Its logs go in a folder of
+    `out_dir` named by the date and the board's id once its link line gives it (by its port
+    until then)."""
 
-    def __init__(self, port, name, out_dir):
+    def __init__(self, port, name, out_dir, narrator=None):
         self.port, self.name = port, name
+        self.out_dir = out_dir
         self.warn = lambda text: _warn("link %s: %s" % (name, text))
-        self.capture = logs.Capture(out_dir, warn=self.warn)
+        self.capture = logs.Capture(os.path.join(out_dir, _folder(port)), warn=self.warn)
+        self.narrator = narrator or Narrator()
         self.serial = None  # while the port is open
         self.lock = threading.Lock()  # one writer at a time: the relay and the commands
         self.relayed = 0  # of its lines, delivered to the other board (or host)
@@ -97,7 +142,18 @@ class Board:
 
         def line(raw):
             raw = raw.rstrip(b"\r")
+            if self.capture.file is None and b'"link"' in raw:
+                board_id = _own_id(raw)
+                if board_id:  # before its first game: its logs go by its id
+                    self.capture.out_dir = os.path.join(self.out_dir, "%s-%s" % (
+                        time.strftime("%Y%m%d"), board_id))
             self.capture.line(raw)
+            try:
+                rec = json.loads(raw)
+            except ValueError:
+                rec = None
+            if isinstance(rec, dict):
+                self.narrator.record(self, rec)
             relay("line", self, raw)
 
         def lost():
@@ -388,18 +444,16 @@ def join(peer, address, code, stop):
         time.sleep(REJOIN_S)
 
 
-def _board_dirs(ports, out_dir):
-    """A log folder per board, named by its port (A and B when the names are the same)."""
-    names = [os.path.basename(p.rstrip("/")) or p for p in ports]
-    if len(set(names)) < len(names):
-        names = ["%s-%s" % (n, "AB"[i]) for i, n in enumerate(names)]
-    return [os.path.join(out_dir, n) for n in names]
+def _folder(port):
+    """A log folder's name before the board's id is known: its port's, in safe characters."""
+    name = os.path.basename(port.rstrip("/")) or "board"
+    return "port-" + re.sub(r"[^A-Za-z0-9._-]", "_", name)[:40]
 
 
 def run_pair(port_a, port_b, out_dir, done):
     """Two boards on this computer until done is set; the summary lines."""
-    boards = [Board(p, n, d) for p, n, d in zip((port_a, port_b), "AB",
-                                                _board_dirs((port_a, port_b), out_dir))]
+    narrator = Narrator()
+    boards = [Board(p, n, out_dir, narrator) for p, n in zip((port_a, port_b), "AB")]
     pair = LocalPair(*boards)
     threads = [threading.Thread(target=b.run, args=(pair, done.is_set), daemon=True)
                for b in boards]
@@ -412,7 +466,7 @@ def run_pair(port_a, port_b, out_dir, done):
 def run_tcp(port, out_dir, done, serve_port=None, join_address=None, code=None):
     """One board here, the other host over TCP (serve_port: listen; else join); raises
     Failed when the link cannot go on, after the summary lines are printed."""
-    board = Board(port, "board", _board_dirs((port,), out_dir)[0])
+    board = Board(port, "board", out_dir)
     peer = Peer(board)
     failure = []
 

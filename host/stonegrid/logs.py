@@ -37,7 +37,6 @@ class Capture:
         self.names = None  # the current game's sides (Red, Green...)
         self.games = self.lines = self.junk = 0
         self.received = 0  # lines from the board, for the messages
-        os.makedirs(out_dir, exist_ok=True)
 
     def _open(self, game_id):
         """A new file for a game: named by the time and the game, the name only ever one of
@@ -47,6 +46,7 @@ class Capture:
             self.warn("logs: line %d: the game %s is none of stonegrid's; saved in a file named "
                       "'unknown'" % (self.received, record.clip(game_id)))
         stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+        os.makedirs(self.out_dir, exist_ok=True)  # made with the first file: no empty ones
         base = os.path.join(self.out_dir, "%s-%s" % (stamp, name))
         path, n = base + ".jsonl", 1
         while os.path.exists(path):
@@ -91,7 +91,7 @@ class Capture:
         if kind == "game":
             self._release()
             self._open(rec.get("game"))
-            self.names = _names(rec.get("game"))
+            self.names = player_names(rec.get("game"))
         elif self.held is not None:
             self.held.append((text, rec))
             return
@@ -125,7 +125,7 @@ class Capture:
             except RecordError:  # not a game this checkout follows: saved, never compared
                 self.saved = None
         if self.follow:
-            self.write(_describe(rec, self.names))
+            self.write(describe(rec, self.names))
 
     def _game_so_far(self, state):
         """The board's answer to "state": the game under way as records, from its start.
@@ -150,7 +150,7 @@ class Capture:
         if self._same_game(header, g):
             return self._catch_up(lines, g, held)
         self._open(state["game"])
-        self.names = _names(state["game"])
+        self.names = player_names(state["game"])
         if self.follow:
             self.write("the game so far, from the board: %d plies" % g.plies())
         for text in lines:
@@ -228,14 +228,15 @@ class Capture:
             self.lines, self.games, self.out_dir, self.junk)
 
 
-def _names(game_id):
+def player_names(game_id):
+    """The sides as the game calls them, or None for a game this checkout does not know."""
     try:
         return records.player_names(game_id)
     except ValueError:  # a game this checkout does not know
         return None
 
 
-def _describe(rec, names=None):
+def describe(rec, names=None):
     """A record as a person reads it, the sides by the game's names (as `play` does)."""
     def who(p):
         return names[p] if names and p in (0, 1) else "player %s" % p
