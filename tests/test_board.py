@@ -288,15 +288,16 @@ def test_power_cut_at_every_point_of_a_rhombus_turn_keeps_the_log_whole(board, t
 
 def test_twenty_game_switches_in_one_boot_of_the_default_board(tmp_path):
     """The virtual board as `make play` starts it: game after game against the device, each
-    left by a long BACK after a few plies and the next chosen on the menu (RES first, then
-    the games) and confirmed; no restart for want of memory, ever."""
+    left by a long BACK after a few plies (the menu at the game left, RES before the games)
+    and the next chosen on the menu and confirmed; no restart for want of memory, ever."""
     b = Board(tmp_path / "flash", settings={"device_delay_ms": 0})
     try:
         games = b.serial.ask({"cmd": "hello"})["games"]
         boots, start = b.client.status()["boots"], len(b.serial.seen)
         for k in range(21):  # 20 switches
             game_id = games[k % len(games)]
-            for _ in range(games.index(game_id) + (1 if k else 0)):
+            left = games[(k - 1) % len(games)] if k else games[0]  # where the menu is
+            for _ in range((games.index(game_id) - games.index(left)) % (len(games) + 1)):
                 b.client.press("right")
             b.client.press("ok")  # its setup: human against the device
             b.client.press("ok")

@@ -220,9 +220,9 @@ def wait_screen(pg, want, timeout=5):
 
 def test_keys_and_a_held_button_are_the_board_buttons(page):
     for keys, game in ((("l", "Enter", "Enter"), "gipf"),  # right from the first game
-                       # a long BACK: the menu at RES (gipf unfinished); morris; OK again
-                       # at END? to end gipf for good
-                       (("Shift+B", "ArrowRight", "o", "Escape", "Enter", " ", "Enter"),
+                       # a long BACK: the menu at gipf (unfinished, RES before morris);
+                       # left to morris; OK again at END? to end gipf for good
+                       (("Shift+B", "ArrowLeft", "o", "Escape", "Enter", " ", "Enter"),
                         "morris")):
         for key in keys:
             page.keyboard.press(key)

@@ -91,3 +91,18 @@ def test_a_connection_cut_or_reset_is_no_traceback(capfd):
         thread.join(10)
     err = capfd.readouterr().err
     assert "Traceback" not in err and "Error" not in err, err
+
+
+def test_the_page_and_the_sim_speak_of_one_heap():
+    """The page's heap is the web profile's, a Raspberry Pi Pico's 240 KB (it said 256 KB),
+    which the virtual board's default heap stands for on its 64-bit port."""
+    import json
+    import subprocess
+    import sys
+    profile = json.loads(web.firmware_files()["board.json"])
+    assert profile["heap_kb"] == 240
+    page = open(web.os.path.join(web.STATIC, "board.js")).read()
+    assert "heap_kb" in page and "256 * 1024" not in page
+    helped = subprocess.run([sys.executable, "-m", "stonegrid.cli", "sim", "--help"],
+                            capture_output=True, text=True, check=True).stdout
+    assert "Pico's %d KB heap" % profile["heap_kb"] in " ".join(helped.split())

@@ -35,13 +35,14 @@ def leave(app, session, keep=None):
     """A long BACK: to the menu, the game kept in the journal (the menu offers to resume it
     while it is unfinished), and no game's code left in the heap but `keep`'s (the game about
     to start: loading it again would cut the heap into pieces)."""
-    g = session.game
-    app.unfinished = None if g.result() is not None else (session.game_id,
-                                                           g.plies() - g.hidden())
+    g, game_id = session.game, session.game_id
+    app.unfinished = None if g.result() is not None else (game_id, g.plies() - g.hidden())
     session = g = None  # not held here while the garbage is collected
     from app.menu import Menu
 
-    app.screen = Menu(app)  # at RES, or at the first game when the game is over
+    # at the game just left, in every game: OK sets up a new one of it, left/right choose
+    # another, and RES (resume it) is the first item, before the games
+    app.screen = Menu(app, game_id)
     only(keep)
 
 

@@ -195,12 +195,13 @@ def test_a_game_left_by_a_long_back_resumes_from_the_menu_or_ends_with_a_record(
             app.play(move)
         app.press("back", "long", 0)
         assert screen(app) == "Menu" and app.unfinished == ("morris", 2)
-        app.press("ok", "press", 0)  # the first item resumes it
+        assert app.screen.games[app.screen.i] == "morris"  # at the game left
+        app.press("left", "press", 0)  # RES, the first item, resumes it
+        app.press("ok", "press", 0)
         assert screen(app) == "Play" and app.screen.session.game.plies() == 2
         app.play("a4")
         app.press("back", "long", 0)
-        app.press("right", "press", 0)  # past RES to the first game
-        app.press("ok", "press", 0)  # its setup
+        app.press("ok", "press", 0)  # the setup of a new game of the one left
         app.press("ok", "press", 0)  # start: asked once
         assert screen(app) == "Confirm"
         app.press("back", "press", 0)  # no: back to the setup, nothing written
@@ -227,7 +228,9 @@ def test_the_menu_command_leaves_a_game_as_a_long_back_does():
         app.play("c3")
         app.command({"cmd": "menu"})
         assert type(app.screen).__name__ == "Menu" and app.unfinished == ("mixtour", 1)
-        app.press("ok", "press", 0)  # RES
+        for _ in range(app.screen.i):  # from the game left to RES, the first item
+            app.press("left", "press", 0)
+        app.press("ok", "press", 0)
         assert app.screen.session.game.plies() == 1
         app.command({"cmd": "menu"})
         app.command({"cmd": "new", "game": "morris"})

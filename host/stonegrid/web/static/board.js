@@ -5,9 +5,6 @@
 import { loadMicroPython } from "./micropython/micropython.mjs";
 import { SHOWN, OFF } from "./led.js";
 
-// Roomy: the virtual board (`stonegrid sim`, 96 KB on a 64-bit port) is where the firmware's
-// memory is kept in check; here the page should just play.
-const HEAP = 256 * 1024;
 const LONG_MS = 600; // as firmware/hal: a press held this long is a long press
 const SIZE = 16;
 const HISTORY = 400; // frames kept for the tests (window.stonegrid.frames)
@@ -131,8 +128,12 @@ async function powerUp() {
     files = await reply.json();
   }
   globalThis.stonegridBoard = boardFor(power);
+  // the heap of the board the page stands for (hardware/web.json: a Raspberry Pi Pico's, as
+  // `stonegrid sim` says too); this 32-bit port collects only between calls, so the memory
+  // guards are the virtual board's
+  const heapKb = JSON.parse(files["board.json"]).heap_kb;
   mp = await loadMicroPython({
-    url: "micropython/micropython.wasm", heapsize: HEAP,
+    url: "micropython/micropython.wasm", heapsize: heapKb * 1024,
     stdout: (text) => serialOut(text, power), stderr: (text) => serialErr(text, power),
   });
   for (const [path, text] of Object.entries(files)) {
@@ -143,8 +144,8 @@ async function powerUp() {
   if (journal !== null) mp.FS.writeFile("/" + JOURNAL, journal);
   note("-- power on --", "note");
   mp.runPython(files["main.py"]);
-  status.textContent = "running: the firmware in MicroPython (WebAssembly), heap " +
-    HEAP / 1024 + " KB";
+  status.textContent = "running: the firmware in MicroPython (WebAssembly), heap " + heapKb +
+    " KB, a Raspberry Pi Pico's";
   window.stonegrid.running = power;
 }
 
