@@ -258,6 +258,11 @@ def test_wiring_diagram_matches_the_diy_profiles():
 
     root = ET.parse(os.path.join(HARDWARE, "wiring.svg")).getroot()
     assert root.tag.endswith("svg") and root.get("viewBox")
+    # shown whole where pages are at most 1200 px wide (it was 1300 and cut off), scaled
+    # from its drawing's own size, which keeps its proportions
+    _, _, w, h = (float(v) for v in root.get("viewBox").split())
+    width, height = float(root.get("width")), float(root.get("height"))
+    assert width <= 1200 and abs(width / height - w / h) < 0.01
     text = " ".join(t.strip() for t in root.itertext() if t.strip())
     for part in ("74AHCT125", "330 Ω", "1000 µF", "100 nF", "1N5819", "VSYS"):
         assert part in text, part
@@ -608,3 +613,55 @@ def test_free_heap_per_board():
         assert b["free_in_game"] >= 32 * 1024, board
     assert set(b.split("/")[0] for b in heap["boards"]) == set(
         n for n, p in PROFILES.items() if p.get("chips"))
+
+
+def _drawn_colours():
+    """Every colour the views draw over whole random games (each ply, at several moments of
+    their blinking), and the palette's own: what a panel has to show."""
+    from helpers import random_game
+    from shared_rules import load
+    from views import load as load_view
+    from views import palette
+    from views.canvas import Canvas
+    seen = set(v for name in dir(palette) if name.isupper()
+               for v in (lambda x: x if isinstance(x, tuple) else (x,))(getattr(palette, name))
+               if isinstance(v, int))
+    seen = set((c >> 16 & 255, c >> 8 & 255, c & 255) for c in seen)
+    for game_id in GAMES:
+        view = load_view(game_id)
+        for seed in range(3):
+            g = random_game(load(game_id), seed)
+            h = load(game_id).Game(**g.options)
+            ui = view.new_ui(h)
+            ui.colours = palette.stones(game_id)
+            for a in g.actions() + [None]:
+                view.sync(h, ui)
+                for t in (0, 300, 700, 1100):
+                    c = Canvas()
+                    view.render(h, ui, c, t)
+                    seen.update(tuple(c.buf[i:i + 3]) for i in range(0, len(c.buf), 3))
+                if a is not None:
+                    h.play(a)
+    return seen
+
+
+@pytest.mark.parametrize("name", sorted(PROFILES))
+def test_every_level_a_view_draws_stays_visible_and_distinct_on_the_panel(name):
+    """At the profile's cap (its supply's, for a WS2812 panel) and in its colour order, every
+    lit channel of every drawn colour drives the LED at least hal.MIN_LIT, and no two drawn
+    colours come out the same (at a cap of 40 Morris's lines had gone to a drive of 2)."""
+    import hal
+    profile = PROFILES[name]
+    cap = profile.get("brightness_cap", 255)
+    if profile["backend"] == "ws2812":
+        ws = budget.firmware_module("hal.ws2812", machine=None, neopixel=None)
+        cap = min(cap, ws.power_cap(profile["width"] * profile["height"],
+                                    profile.get("supply_ma", ws.USB_MA)))
+    table = hal.scale_table(cap)
+    order = [profile.get("color_order", "RGB").index(c) for c in "RGB"]
+    shown = {}
+    for rgb in _drawn_colours():
+        wire = tuple(table[rgb[order.index(k)]] for k in range(3))  # the bytes sent
+        assert all(v >= hal.MIN_LIT for v in wire if v), (name, rgb, wire)
+        shown.setdefault(wire, []).append(rgb)
+    assert [v for v in shown.values() if len(v) > 1] == [], name

@@ -130,6 +130,9 @@ class Play:
         self.view.render(g, self.ui, c, now)
 
 
+SETTINGS = ("brightness", "device_delay_ms")
+
+
 def load_settings(path="settings.json"):
     """Settings a maker may put on the flash: {"brightness": 0..255, "device_delay_ms": pause
     before the device moves}.  Missing or bad: defaults."""
@@ -145,8 +148,9 @@ def load_settings(path="settings.json"):
         return {}
     if type(settings) is not dict:
         return {}
-    # each value a number, as the app uses them, or the default: a bad file never stops the boot
-    return dict((k, v) for k, v in settings.items() if type(v) is int)
+    # only the settings the app reads, each a number, or the default: a bad file never stops
+    # the boot, and a setting nothing reads (a colour scheme, once) is not kept
+    return dict((k, v) for k, v in settings.items() if k in SETTINGS and type(v) is int)
 
 
 class App:

@@ -38,6 +38,14 @@ def open_board(profile=None):
     return mod.make(profile)
 
 
+MIN_LIT = 3  # the least drive a real WS2812 shows in a lit room: the dimmest mark lights so
+
+
 def scale_table(level):
-    """Byte -> byte at brightness level/255, for backends that dim in software."""
-    return bytes((v * level + 127) // 255 for v in range(256))
+    """Byte -> byte at brightness `level`, for backends that dim in software: 0 stays off, and
+    1..255 spread evenly over MIN_LIT..level, so that the dim marks of a view (lines, dots)
+    still light, and stay apart, at a low cap (at 40, plain level/255 drove a line's 10 at 2).
+    255 gives `level`, so no frame draws more than the cap allows; a level below MIN_LIT
+    lights everything at that level."""
+    low = min(level, MIN_LIT)
+    return bytes([0] + [low + ((v - 1) * (level - low) + 127) // 254 for v in range(1, 256)])

@@ -138,8 +138,8 @@ def test_settings_that_cannot_be_read_are_the_defaults():
                 f.write(data)
             assert load_settings(path) == {}, data
         with open(path, "wb") as f:
-            f.write(b'{"brightness": 40, "scheme": "game", "device_delay_ms": [1]}')
-        assert load_settings(path) == {"brightness": 40}  # a number each, or left out
+            f.write(b'{"brightness": 40, "scheme": 1, "device_delay_ms": [1]}')
+        assert load_settings(path) == {"brightness": 40}  # known, a number each, or left out
         os.remove(path)
         os.mkdir(path)
         assert load_settings(path) == {}
