@@ -141,8 +141,12 @@ def link_lines(board):
     return board.client.output().count('"t": "link"')
 
 
+BELOW_HELP = 7 * 16 * 3  # the Setup screen's bytes under its top row (its help scrolls there)
+
+
 def linked_setup(game_id, scale=SCALE):
-    """The frame of a linked board's Setup screen: P1 ME."""
+    """The frame of a linked board's Setup screen: P1 ME (the value row and the item dots:
+    compare from BELOW_HELP)."""
     from types import SimpleNamespace
 
     from app.menu import Setup
@@ -164,7 +168,7 @@ def start_game(a, game_id, scale=SCALE):
     for _ in range(20):
         a.client.press("ok")
         try:
-            a.client.wait_until(lambda f: f.rgb == want, timeout=2)
+            a.client.wait_until(lambda f: f.rgb[BELOW_HELP:] == want[BELOW_HELP:], timeout=2)
             break
         except Exception:
             a.client.press("back")  # not linked yet: back to the menu, and again

@@ -110,9 +110,14 @@ class Play:
                 self.choice, self.work, self.thinker = t.best, t.nodes, None
                 t = None
                 gc.collect()  # are gone before the action is journalled and shown
-        elif time.ticks_diff(now, self.device_at) >= 0:
+        elif time.ticks_diff(now, self.device_at) >= 0 and not self.holds(now):
             a, self.choice = self.choice, None
             self.app.play(a)
+
+    def holds(self, now):
+        """The view shows what the player must see before the device acts (views: holds)."""
+        holds = getattr(self.view, "holds", None)
+        return holds is not None and holds(self.session.game, self.ui, now)
 
     def render(self, c, now):
         g = self.session.game

@@ -7,6 +7,11 @@ from app.heap import only
 from app.session import AT, PLAYERS, Session
 
 SHORT = {"human": "HUM", "device:easy": "EASY", "device:normal": "NORM", "device:hard": "HARD"}
+# what the players' items mean, scrolled the first time each shows (the options': views' HELP)
+PLAYER_HELP = {"P1": "P1 PLAYS FIRST: HUM A PERSON - EASY NORM HARD THE DEVICE",
+               "P2": "P2 PLAYS SECOND: HUM A PERSON - EASY NORM HARD THE DEVICE"}
+LINKED_HELP = "WHO BEGINS: ME OR YOU AT THE OTHER BOARD"
+SCROLL_MS = 70  # a pixel of scrolled help: about 3.5 letters a second
 
 
 RESUME = None  # the menu's first item while a game is left unfinished
@@ -59,7 +64,9 @@ class Menu:
 class Setup:
     """Players and rules options, one item a screen: up/down item, left/right value,
     OK starts, BACK returns to the menu.  While another board is linked (app.peer) the
-    players are the people at the two boards: P1 (who begins) is ME or YOU."""
+    players are the people at the two boards: P1 (who begins) is ME or YOU.  The first time
+    an item shows on the screen, what it means scrolls along the top row, then its label
+    stays (a press does not wait for it)."""
 
     NAME = "setup"  # the serial state's "screen" (see app.core.Play)
 
@@ -78,16 +85,20 @@ class Setup:
             self.boards = None
             self.values = {"P1": players[0], "P2": players[1]}
             self.items = [("P1", "P1", PLAYERS), ("P2", "P2", PLAYERS)]
+        self.help = dict((key, LINKED_HELP if self.boards else PLAYER_HELP[key])
+                         for key, _, _ in self.items)
         for name, choices in sorted(view.CHOICES.items()):
             self.items.append((name, view.LABELS[name], choices))
             self.values[name] = (options or {}).get(name, choices[0])
+            self.help[name] = view.HELP[name]
         self.i = 0
+        self.since = None  # when the item's help began to scroll (its first render)
 
     def handle(self, button, kind, now):
-        if button == "up":
-            self.i = (self.i - 1) % len(self.items)
-        elif button == "down":
-            self.i = (self.i + 1) % len(self.items)
+        if button in ("up", "down"):
+            self.help.pop(self.items[self.i][0], None)  # shown once is enough
+            self.i = (self.i + (1 if button == "down" else -1)) % len(self.items)
+            self.since = None
         elif button in ("left", "right"):
             key, _, choices = self.items[self.i]
             k = choices.index(self.values[key]) if self.values[key] in choices else 0
@@ -111,7 +122,18 @@ class Setup:
     def render(self, c, now):
         c.clear()
         key, label, _ = self.items[self.i]
-        c.text(0, 1, label, palette.TEXT)
+        text = self.help.get(key)
+        if text is not None:
+            if self.since is None:
+                self.since = now
+            x = 16 - (now - self.since) // SCROLL_MS
+            if x + 4 * len(text) > 0:
+                label = None
+                c.text(x, 1, text, palette.TEXT)
+            else:
+                del self.help[key]  # scrolled past: the label from now on
+        if label is not None:
+            c.text(0, 1, label, palette.TEXT)
         value = self.values[key]
         if key in ("P1", "P2"):
             colour = palette.stones(self.game_id)[key == "P2"]

@@ -2,6 +2,8 @@
 
 A view module for game G (views/G.py) offers:
   LABELS                         {option name: short label} for the setup screen
+  HELP                           {option name: what it does, in a few words of the 3x5
+                                 font's letters}: scrolled the first time the option shows
   CHOICES                        {option name: tuple of values to cycle through}
   new_ui(game)                   the view's state for a game (cursor, selection, ...): a views.UI
   handle(game, ui, button, kind) -> an action to play, or None (ui may change); an illegal
@@ -12,6 +14,8 @@ A view module for game G (views/G.py) offers:
                                  state (for tests, demos and help), without changing ui
   BACK                           what handle returns for a BACK press it did not use
   SHOWS_RESULT (optional)        True if render draws the game-over screen itself
+  holds(game, ui, now) (optional) True while the view shows what the player must see before
+                                 the device acts (Rhombus's reveal of both bids): it waits
 """
 
 from views import palette

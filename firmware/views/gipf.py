@@ -21,6 +21,7 @@ from views import UI as _UI, palette, route
 from views.canvas import dim
 
 LABELS = {"handicap": "HCP"}
+HELP = {"handicap": "HANDICAP: EXTRA PIECES FOR WHITE/BLACK"}
 CHOICES = {"handicap": ((0, 0), (1, 0), (2, 0), (3, 0), (0, 1), (0, 2), (0, 3))}
 BACK = "back"  # returned when BACK was not used by the view
 

@@ -24,6 +24,7 @@ from views import UI as _UI, palette, route
 from views.canvas import dim
 
 LABELS = {"points_to_win": "PTS"}
+HELP = {"points_to_win": "POINTS TO WIN: STACKS OF 5 SCORE 1"}
 CHOICES = {"points_to_win": (1, 2, 3, 5)}
 BACK = "back"  # returned when BACK was not used by the view
 

@@ -10,6 +10,8 @@ from views import UI as _UI, palette, route
 from views.canvas import dim
 
 LABELS = {"double_mill_takes_two": "2X", "no_immediate_returns": "RET"}
+HELP = {"double_mill_takes_two": "TWO MILLS AT ONCE TAKE TWO STONES",
+        "no_immediate_returns": "RET ON: NO STONE MAY STEP STRAIGHT BACK"}
 CHOICES = {"double_mill_takes_two": (True, False), "no_immediate_returns": (False, True)}
 
 # Pixel of each point: file a..g -> x 0..12, rank 7..1 -> y 0..12.

@@ -6,7 +6,9 @@ above and below it.  Black's corner is bottom left (3x5 at x 0..2, y 11..15), Wh
 right (x 13..15): a blinking '?' while that side is to bid, a solid block once a bid is in
 (never its value), the stones still to place this turn once the bids are revealed; a 2x2 square
 beside the corner (x 4..5 or 10..11, y 14..15) marks the side to act.  After the second bid a
-card shows both bids, the first placer's underlined.  At the end each side's towers light up
+card shows both bids, the first placer's underlined: it stays until the player presses a
+button, and the device, when it places first, waits REVEAL_MS with the card up (holds()), so
+that its bid is seen before its stones (the record and a replay show the card at that ply).  At the end each side's towers light up
 height by height with the running score (SHOWS_RESULT), then the winner.
 Controls: bidding - an arrow enters the bid as on a compass card (up 1, right 2, down 3,
 left 4; every arrow looks the same on the screen), OK confirms, BACK clears it to enter again.
@@ -18,6 +20,7 @@ from views import UI as _UI, palette, route
 from views.canvas import dim
 
 LABELS = {}
+HELP = {}
 CHOICES = {}
 BACK = "back"  # returned when BACK was not used by the view
 SHOWS_RESULT = True
@@ -35,6 +38,7 @@ FLASH_MS = 200  # an entered bid flashes the corner white, the same for every ar
 CURRENT = 0x181818  # the gaps of the Current Line
 ONCE = 0x505050  # the next cell while the bids are chosen
 SLIDE_MS = (2000, 1500, 1300, 3500)  # end: final board, towers, running score, winner
+REVEAL_MS = 3000  # the reveal card stays up at least this long before the device places
 
 
 class UI(_UI):
@@ -43,6 +47,7 @@ class UI(_UI):
         self.bid = None  # the bid being entered (1..4): never drawn
         self.flash = 0  # ms until which the entered-bid acknowledgement shows
         self.card = False  # the reveal card is up
+        self.card_at = None  # when it was first drawn
         self.last = None  # the cell of the last stone placed
         self.heights = None  # at the end: the height of the tower each cell is in
         self.slides = None  # at the end: see _slides()
@@ -146,6 +151,7 @@ def sync(game, ui):
     b0, b1 = game.bid(0), game.bid(1)
     ui.card = (not over and not game.bidding() and b0 > 0 and b1 > 0
                and game.to_place(0) == b0 and game.to_place(1) == b1)
+    ui.card_at = None
     nxt = game.next_cell()
     if nxt is not None:
         ui.cursor = nxt
@@ -165,6 +171,12 @@ def keys_for(game, ui, action):
                                             lambda c, a: step(game, c, a))]
     keys.append(("ok", "press"))
     return keys
+
+
+def holds(game, ui, now):
+    """True while the reveal card has been up for less than REVEAL_MS: the app's device waits
+    before it places, so that a person reads both bids first."""
+    return ui.card and (ui.card_at is None or now - ui.card_at < REVEAL_MS)
 
 
 def handle(game, ui, button, kind, now=0):
@@ -226,6 +238,8 @@ def render(game, ui, canvas, now):
         _end(game, ui, canvas, now)
         return
     if ui.card:
+        if ui.card_at is None:
+            ui.card_at = now
         _card(game, ui, canvas, now)
         return
     colours = ui.colours

@@ -74,6 +74,43 @@ def test_setup_offers_the_levels_for_each_side():
     run_app(go)
 
 
+def test_setup_scrolls_what_each_item_means_the_first_time_it_shows():
+    """2X ON, RET OFF, HCP 0/0, PTS 1 meant nothing to a newcomer: each item's meaning
+    scrolls along the top row the first time it shows, then its label stays."""
+    from shared_rules import GAMES
+    from views import load as load_view
+    from views.canvas import Canvas
+    from views.font import glyph
+    for game_id in GAMES:  # every option has its words, in letters the font has
+        view = load_view(game_id)
+        assert sorted(view.HELP) == sorted(view.CHOICES), game_id
+        for text in list(view.HELP.values()) + list(menu.PLAYER_HELP.values()):
+            assert all(glyph(ch) or ch == " " for ch in text), text
+
+    def top(s, now):
+        c = Canvas()
+        s.render(c, now)
+        return bytes(c.buf[:6 * 16 * 3])
+
+    def label(text):
+        c = Canvas()
+        c.text(0, 1, text, 0x909090)
+        return bytes(c.buf[:6 * 16 * 3])
+
+    def go(app, sent):
+        s = menu.Setup(app, "morris")
+        frames = [top(s, t) for t in range(1000, 1000 + 16 * menu.SCROLL_MS, menu.SCROLL_MS)]
+        assert len(set(frames)) > 10 and label("P1") not in frames  # it moves, no label yet
+        done = 1000 + (16 + 4 * len(menu.PLAYER_HELP["P1"])) * menu.SCROLL_MS
+        assert top(s, done) == label("P1")  # scrolled past: the label
+        s.handle("down", "press", 0)
+        assert top(s, 5000) != label("P2")  # P2's own meaning, the first time
+        s.handle("down", "press", 0)
+        s.handle("up", "press", 0)  # back to P2: shown once is enough
+        assert top(s, 9000) == label("P2")
+    run_app(go)
+
+
 def test_menu_and_replay_code_leave_the_heap_while_a_game_is_played():
     def go(app, sent):
         import sys
@@ -239,3 +276,37 @@ def test_the_menu_command_leaves_a_game_as_a_long_back_does():
 
     run_app(go)
 
+
+
+def test_the_device_waits_with_both_bids_shown_before_it_places():
+    """Rhombus: when the device places first, the reveal card stays up REVEAL_MS (it closed
+    at once, as the device's stone came, so its bid was never seen); a press still closes it
+    at once for a person."""
+    from views import rhombus as view
+
+    def go(app, sent):
+        for bid in ("bid1", "bid2", "bid3", "bid4"):  # a bid the device outbids: it places
+            app.start(Session("rhombus", {}, ("human", "device:easy")))
+            app.play(bid)
+            screen = app.screen
+            for _ in range(200):  # the device's bid
+                screen.tick(0)
+                if not screen.session.game.bidding():
+                    break
+            g = screen.session.game
+            if g.to_move == 1:
+                break
+        assert g.to_move == 1 and screen.ui.card, "no bid made the device place first"
+        plies = g.plies()
+        screen.render(app.canvas, 1000)  # the card goes up at 1000
+        for _ in range(500):  # the device's placement found, in slices
+            screen.tick(1000)
+            if screen.choice is not None:
+                break
+        assert screen.choice is not None and g.plies() == plies
+        for now in (2000, 3999):
+            screen.tick(now)
+            assert g.plies() == plies and screen.ui.card, now
+        screen.tick(1000 + view.REVEAL_MS)
+        assert g.plies() == plies + 1  # then the device places
+    run_app(go)
