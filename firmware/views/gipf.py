@@ -10,9 +10,12 @@ y 0..1 for Black) marks the side to act; it blinks white while that side must ch
 row to take.  Legal dots glow dimly in the mover's colour, the dot of the last push in the
 pusher's colour (half bright).  The pieces the last action took blink where they were for a
 second, then those spots stay dim red until the next action.
-Controls: the arrows move the cursor from dot to dot (left/right along the bottom and top
-rims, up/down along the sides, and straight across the board where the rim turns away), OK
-picks a dot; its push is then previewed (the pieces step back and forth along the ray), an
+Controls: the arrows move the cursor from dot to dot round the rim: to the next dot round it
+that lies within 45 degrees of the arrow, or right beside it (b1 up is a1, as the rim turns),
+else straight across the board that way (a3 right is i3). So left/right walk the bottom and
+top rims, up/down the sides. OK picks a dot; its push is then previewed: the pieces step back
+and forth along the ray and the rest of the ray's line glows PATH yellow, the way the push
+goes (captures are dark red: the spots that were taken, and the bars' captured pieces); an
 arrow points at the dot's other ray, OK pushes, BACK returns to the dots.  A row to choose
 blinks on a dimmed board, with white dots at both ends of its line: arrows go to the next
 row, OK takes it."""
@@ -28,6 +31,7 @@ BACK = "back"  # returned when BACK was not used by the view
 NSPOTS = 37  # points 0..36 are spots, 37..60 dots
 DIRS = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
 GONE = 0x300000  # where pieces were taken; also the captured pieces in the bars
+PATH = 0x302800  # the line a previewed push goes along: yellow, unlike a capture's red
 GONE_MS = 1200  # the taken pieces blink this long
 BAR = 15  # pixels in a bar
 MARK = ((0, 13), (13, 0))  # top-left of White's and Black's side-to-act square
@@ -107,7 +111,8 @@ def step(point, arrow):
     best, cost = point, None
     for n in (RING[r - 1], RING[(r + 1) % 24]):
         ahead, aside = _ahead(point, n, arrow)
-        if 0 < ahead and aside <= ahead and (cost is None or ahead + 3 * aside < cost):
+        if (0 < ahead and aside <= ahead or ahead == 0 and aside == 1) and (
+                cost is None or ahead + 3 * aside < cost):  # or right beside: the rim's turn
             best, cost = n, ahead + 3 * aside
     if cost is not None:
         return best
@@ -275,6 +280,9 @@ def _dots(game, ui, canvas, now, seg):
         return
     d = ui.dot
     if d is not None:  # the push previewed
+        for s in ray_spots(ui.ray):  # the way it goes
+            if game.piece_at(s) is None:
+                canvas.set(X[s], Y[s], PATH)
         if blink:
             canvas.set(X[d], Y[d], colours[mover])
         else:  # one step on: the new piece on the first spot, the chain moved along

@@ -5,8 +5,8 @@ top right; unused pixels of a block are dim grey, so the height is the count of 
 the last lit one is the top piece.  Empty squares are tinted in the mover's colour while an
 entry is possible.  The gaps carry the marks: a ring around a square is the cursor (white,
 blinking; magenta on a refused press), its corner pixels amber for the last move (bright where it
-went, dim where it came from), its side pixels a legal target of the lifted pieces (the mover's
-colour), the whole ring steady magenta a target barred only by the reversal ban.  A stack removed
+went, dim where it came from), its side pixels a legal target of the lifted pieces (TARGET green,
+no side's colour and not the cursor's white), the whole ring steady magenta a target barred only by the reversal ban.  A stack removed
 by scoring flashes in the scorer's colour.  White's reserve is the bottom row (y 15, from the
 left), Red's the right column (x 15, from the top): one pixel per two pieces, a dim one for an
 odd piece; the side to act bright, the other dim.  With points_to_win above 1 each arm ends in
@@ -39,6 +39,7 @@ PASS_MS = 1500  # how long the opponent's pass is announced
 FORCED_MS = (1200, 2000)  # a forced pass: the board until the first, then the PASS card
 SCORE_MS = 1500  # how long a removed stack flashes in the scorer's colour
 BANNED = palette.REFUSED
+TARGET_COLOUR = 0x00A050  # where the lifted pieces may go: green, unlike the white cursor
 TARGET, BARRED = 1, 2  # ui.hints: a legal target, one barred by the reversal ban alone
 
 
@@ -286,7 +287,7 @@ def render(game, ui, canvas, now):
             _ring(canvas, frm, dim(palette.LAST, 1, 2), False, True)
         _ring(canvas, to, palette.LAST, False, True)
     if sel is not None:
-        hint = dim(colours[mover], 1, 2)
+        hint = TARGET_COLOUR
         hints = ui.hints
         for t in range(25):
             if hints[t] == TARGET:

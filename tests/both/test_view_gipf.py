@@ -118,6 +118,10 @@ def test_cursor_goes_round_the_rim_and_across():
     assert view.step(at("a3"), "right") == at("i3")
     assert view.step(at("i5"), "left") == at("h6")
     assert view.step(at("c1"), "up") == at("c7")
+    # at the rim's four turns, the dot right beside is the way (b1 up went to b6)
+    for dot, arrow, to in (("b1", "up", "a1"), ("h1", "up", "i1"), ("b6", "down", "a5"),
+                           ("h6", "down", "i5"), ("a1", "down", "b1"), ("i1", "down", "h1")):
+        assert view.step(at(dot), arrow) == at(to), (dot, arrow)
     longest = 0
     for a in range(37, 61):
         for b in range(37, 61):
@@ -127,7 +131,7 @@ def test_cursor_goes_round_the_rim_and_across():
                 pos = view.step(pos, arrow)
             assert pos == b
             longest = max(longest, len(path))
-    assert longest <= 6
+    assert longest <= 7
 
 
 def test_picking_a_dot_previewing_and_pushing():
@@ -200,18 +204,18 @@ def test_push_preview_steps_the_chain_along_the_ray():
     c = shot(g, ui, 0)  # before: the new piece on the dot, the chain where it is
     assert pixel(c, "c1") == WHITE
     assert [pixel(c, n) for n in ("c2", "c3", "c4", "c5")] == [WHITE, WHITE, BLACK,
-                                                               palette.POINT]
+                                                               view.PATH]  # the way on
     c = shot(g, ui, 400)  # after: everything one step on, the dot empty
     assert pixel(c, "c1") == dim(WHITE, 1, 3)
     assert [pixel(c, n) for n in ("c2", "c3", "c4", "c5", "c6")] == [WHITE, WHITE, WHITE, BLACK,
-                                                                     palette.POINT]
+                                                                     view.PATH]
     assert g.piece_at(at("c5")) is None  # only drawn
     press(g, ui, "right")  # the other ray, c1-d2: its first spot is empty
     assert g.text(ui.ray) == "c1-d2"
     c = shot(g, ui, 400)
     assert pixel(c, "d2") == WHITE and pixel(c, "c2") == WHITE and pixel(c, "c5") == palette.POINT
     c = shot(g, ui, 0)
-    assert pixel(c, "d2") == palette.POINT and pixel(c, "c1") == WHITE
+    assert pixel(c, "d2") == view.PATH and pixel(c, "c1") == WHITE  # the new way glows
 
 
 def test_row_choice_shows_the_selected_row_and_whose_choice():

@@ -195,7 +195,8 @@ def test_lifting_counting_and_hints():
     g = lift_position()
     ui = view.new_ui(g)
     white, red = ui.colours
-    hint = dim(white, 1, 2)
+    hint = view.TARGET_COLOUR  # green: neither the cursor's white nor a side's colour
+    assert hint not in (palette.CURSOR, white, dim(white, 1, 2), view.BANNED)
     assert press(g, ui, "ok") is None and ui.sel == at("c3") and ui.n == 1
     c = shot(g, ui, 0)  # blink on: the whole stack
     assert cell(c, "c3") == [red, white, red, palette.POINT]
@@ -251,14 +252,14 @@ def test_reversal_ban_looks_different():
     assert press(g, ui, "ok") is None and ui.sel == at("a1") and ui.n == 1
     c = shot(g, ui, 400)
     assert looks(c, "b2") == ({view.BANNED}, {view.BANNED})  # barred by the ban alone
-    assert looks(c, "a3")[0] == {dim(red, 1, 2)}  # a plain target
+    assert looks(c, "a3")[0] == {view.TARGET_COLOUR}  # a plain target
     assert looks(c, "e1") == ({0}, {0})  # a plain unreachable stack
     go(g, ui, "b2")
     assert press(g, ui, "ok", now=800) is None and ui.refused == 1200 and ui.sel == at("a1")
     go(g, ui, "a1")
     assert press(g, ui, "ok") is None and ui.n == 2  # both pieces: no reversal
     c = shot(g, ui, 2000)
-    assert looks(c, "b2") == ({dim(red, 1, 2)}, {came, palette.LAST})
+    assert looks(c, "b2") == ({view.TARGET_COLOUR}, {came, palette.LAST})
     go(g, ui, "b2")
     assert g.text(press(g, ui, "ok")) == "a1:2-b2"
 
@@ -340,7 +341,7 @@ def test_scoring_flashes_and_counts():
     assert c.get(15, 9) == 0
     go(g, ui, "e1")
     press(g, ui, "ok")
-    assert looks(shot(g, ui, 400), "a1")[0] == {dim(white, 1, 2)}
+    assert looks(shot(g, ui, 400), "a1")[0] == {view.TARGET_COLOUR}
     go(g, ui, "a1")
     a = press(g, ui, "ok")
     assert g.text(a) == "e1-a1"
