@@ -97,7 +97,7 @@ def run(app, cmd):
         if isinstance(app.screen, Play):  # as a long BACK: the menu offers to resume it
             from app.leave import leave
 
-            leave(app, app.screen.session)
+            leave(app, app.screen.session, top=True)
         else:
             from app.menu import Menu
 

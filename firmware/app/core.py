@@ -190,6 +190,7 @@ class App:
         forget("app", "menu")  # back in the heap when the game is over
         forget("app", "replay")
         forget("app", "leave")
+        forget("app", "selftest")
         self.screen = None  # what the last screen held goes before the game's view loads
         gc.collect()
         self.screen = Play(self, session)

@@ -31,10 +31,11 @@ class Confirm:
         c.text(1, 8, self.app.unfinished[0][:3].upper(), palette.TEXT)
 
 
-def leave(app, session, keep=None):
+def leave(app, session, keep=None, top=False):
     """A long BACK: to the menu, the game kept in the journal (the menu offers to resume it
     while it is unfinished), and no game's code left in the heap but `keep`'s (the game about
-    to start: loading it again would cut the heap into pieces)."""
+    to start: loading it again would cut the heap into pieces).  The menu is at the game
+    left, or at its first item with `top` (the serial `menu` command: tools count from there)."""
     g, game_id = session.game, session.game_id
     app.unfinished = None if g.result() is not None else (game_id, g.plies() - g.hidden())
     session = g = None  # not held here while the garbage is collected
@@ -42,7 +43,7 @@ def leave(app, session, keep=None):
 
     # at the game just left, in every game: OK sets up a new one of it, left/right choose
     # another, and RES (resume it) is the first item, before the games
-    app.screen = Menu(app, game_id)
+    app.screen = Menu(app, None if top else game_id)
     only(keep)
 
 

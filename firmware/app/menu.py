@@ -15,6 +15,7 @@ SCROLL_MS = 70  # a pixel of scrolled help: about 3.5 letters a second
 
 
 RESUME = None  # the menu's first item while a game is left unfinished
+TEST = "selftest"  # its last item: the hardware self-test (app.selftest)
 
 
 class Menu:
@@ -25,7 +26,7 @@ class Menu:
 
     def __init__(self, app, game_id=None):
         self.app = app
-        self.games = ([RESUME] if app.unfinished else []) + app.games
+        self.games = ([RESUME] if app.unfinished else []) + app.games + [TEST]
         self.i = self.games.index(game_id) if game_id in self.games else 0
 
     def handle(self, button, kind, now):
@@ -35,6 +36,11 @@ class Menu:
             self.i = (self.i + 1) % len(self.games)
         elif button == "ok":
             game_id = self.games[self.i]
+            if game_id == TEST:
+                from app.selftest import SelfTest
+
+                self.app.screen = SelfTest(self.app)
+                return
             if game_id is not RESUME:
                 self.app.screen = Setup(self.app, game_id)
                 return
@@ -51,6 +57,10 @@ class Menu:
             c.text(1, 1, "RES", palette.CURSOR)
             game = self.app.unfinished[0]
             c.text(1, 8, game[:3].upper(), palette.TEXT)
+        elif game == TEST:
+            c.text(1, 1, "TST", palette.TEXT)
+            for k, colour in enumerate((0xFF0000, 0x00FF00, 0x0000FF)):
+                c.rect(2 + 4 * k, 8, 3, 4, colour)
         else:
             c0, c1 = palette.stones(game)
             c.text(1, 1, game[:3].upper(), palette.TEXT)

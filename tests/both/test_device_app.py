@@ -265,8 +265,7 @@ def test_the_menu_command_leaves_a_game_as_a_long_back_does():
         app.play("c3")
         app.command({"cmd": "menu"})
         assert type(app.screen).__name__ == "Menu" and app.unfinished == ("mixtour", 1)
-        for _ in range(app.screen.i):  # from the game left to RES, the first item
-            app.press("left", "press", 0)
+        assert app.screen.i == 0  # the serial "menu": at the first item, RES
         app.press("ok", "press", 0)
         assert app.screen.session.game.plies() == 1
         app.command({"cmd": "menu"})
@@ -309,4 +308,39 @@ def test_the_device_waits_with_both_bids_shown_before_it_places():
             assert g.plies() == plies and screen.ui.card, now
         screen.tick(1000 + view.REVEAL_MS)
         assert g.plies() == plies + 1  # then the device places
+    run_app(go)
+
+
+def test_the_self_test_lights_each_channel_then_shows_each_button():
+    """The menu's last item, TST: every LED red, green, blue, white a second each, then each
+    button pressed by name and its pixel on the bottom row; a long BACK back to the menu."""
+    from views.canvas import Canvas
+
+    def go(app, sent):
+        app.screen = menu.Menu(app)
+        app.press("left", "press", 0)  # from the first game round to the last item
+        assert app.screen.games[app.screen.i] == menu.TEST
+        app.press("ok", "press", 0)
+        test = app.screen
+        assert test.NAME == "selftest"
+        for k, colour in enumerate((0xFF0000, 0x00FF00, 0x0000FF, 0xFFFFFF)):
+            c = Canvas()
+            test.render(c, 5000 + 1000 * k)
+            assert set(c.get(x, y) for x in range(16) for y in range(16)) == {colour}, k
+        c = Canvas()
+        test.render(c, 9000)
+        assert c.get(1, 15) == 0x1E1E1E  # no button seen yet
+        for k, button in enumerate(("up", "down", "left", "right", "ok", "back")):
+            app.press(button, "press", 0)
+            c = Canvas()
+            test.render(c, 9100)
+            lit = [x for x in range(16) if c.get(x, 15) == 0xFFFFFF]
+            assert len(lit) == 2 * (k + 1), (button, lit)
+            name = Canvas()
+            name.text(1, 4, {"up": "UP", "down": "DN", "left": "LT", "right": "RT",
+                             "ok": "OK", "back": "BK"}[button], 0xFFFFFF, 2)
+            assert bytes(c.buf[:15 * 48]) == bytes(name.buf[:15 * 48]), button  # its name
+        app.press("back", "long", 0)
+        assert type(app.screen).__name__ == "Menu" and app.screen.games[app.screen.i] == \
+            menu.TEST
     run_app(go)
