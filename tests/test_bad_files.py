@@ -283,3 +283,34 @@ def test_replay_into_a_pipe_is_plain_text_and_colour_when_asked(tmp_path):
     head = subprocess.run("%s | head -2" % " ".join(stonegrid), shell=True, capture_output=True,
                           text=True, timeout=60)
     assert head.stderr == "" and len(head.stdout.splitlines()) == 2  # no broken-pipe noise
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder", "device"])
+def test_only_a_regular_file_is_read(tmp_path, capsys, kind):
+    """`mkfifo f.jsonl; stonegrid replay --to 0 f.jsonl` blocked for ever."""
+    import os
+    path = {"fifo": tmp_path / "f.jsonl", "folder": tmp_path, "device": "/dev/zero"}[kind]
+    if kind == "fifo":
+        os.mkfifo(str(path))
+    status, err = replay_error(path, capsys)
+    assert status == 2 and "%s: not a file to read (a %s" % (
+        path, {"fifo": "pipe", "folder": "folder", "device": "device"}[kind]) in err, err
+
+
+def test_lines_of_any_length_in_bounded_memory_and_one_look_at_each_byte():
+    """The serial and TCP readers' splitter: a 16 MB line with no newline is skipped whole
+    and counted, what is held never passes the cap and a chunk, and the lines around it come
+    through (its time is the readers bench's)."""
+    from stonegrid.logs import Lines
+    lines, out, held = Lines(2048), [], 0
+    out += lines.feed(b'{"t": "a"}\nstart of a long one')
+    chunk = b"x" * 4096
+    for _ in range(16 * 1024 * 1024 // len(chunk)):
+        out += lines.feed(chunk)
+        held = max(held, len(lines.pending))
+    out += lines.feed(b"end\n" + b"y" * 2048 + b"\n" + b"z" * 2049 + b"\n" + b'{"t": "b"}\n')
+    assert out == [b'{"t": "a"}', b"y" * 2048, b'{"t": "b"}'] and lines.skipped == 2
+    assert held <= 2048
+    parts = Lines(8)
+    assert [parts.feed(bytes([b])) for b in b"ab\ncd"] == [[], [], [b"ab"], [], []]
+    assert parts.feed(b"\n") == [b"cd"] and parts.pending == b""

@@ -417,3 +417,22 @@ def test_tcp_joiners_gone_mid_handshake_leave_the_server_listening(boards, hosts
     a.wait(PEER_FALSE)
     code, _, err = server.stop()
     assert code == 0 and "wrong pairing code" not in err, err
+
+
+def test_a_flood_of_bad_lines_from_the_peer_is_counted_not_echoed(boards, hosts, tmp_path):
+    """20,008 lines on stderr for a flood of hostile lines: now the first few are said, the
+    rest counted and the count said when the connection ends; a 1 MB line without a newline
+    is dropped as it comes; the good line after them all still crosses."""
+    a, _ = boards
+    server, port, code = serve(hosts, tmp_path, a)
+    s, answer = joiner(port, code)
+    assert answer == b"paired\n"
+    a.wait(PEER_TRUE)
+    s.sendall(b'{"t":"state"}\n' * 3000 + b"x" * (1 << 20) + b'\n{"t":"game","v":1}\n')
+    a.wait({"t": "game", "v": 1}, timeout=30)
+    s.close()
+    a.wait(PEER_FALSE)
+    code, _, err = server.stop()
+    assert code == 0, err
+    assert err.count("from the peer, dropped") <= 6, err[-2000:]
+    assert "3001 lines from the peer dropped in all" in err, err[-2000:]

@@ -220,6 +220,25 @@ class LocalPair:
                 other.tell(False)
 
 
+class Said:
+    """Warnings that a flood cannot turn into a flood on stderr: the first few are said, the
+    rest counted, and the count said at the end."""
+    FIRST = 5
+
+    def __init__(self, warn):
+        self.warn, self.count = warn, 0
+
+    def __call__(self, text):
+        self.count += 1
+        if self.count <= self.FIRST:
+            self.warn(text + ("" if self.count < self.FIRST else
+                              " (more such lines are counted, not said)"))
+
+    def summary(self):
+        if self.count > self.FIRST:
+            self.warn("%d lines from the peer dropped in all" % self.count)
+
+
 class Peer:
     """The other computer's host, over one TCP connection at a time."""
 
@@ -281,14 +300,16 @@ class Peer:
         return True
 
     def _relay(self, conn, stop):
+        said = Said(self.board.warn)
         try:
-            for raw in _lines(conn, stop, self.board.warn):
+            for raw in _lines(conn, stop, said):
                 why = not_relayed(raw)
                 if why:
-                    self.board.warn("from the peer, dropped (%s): %r" % (why, raw[:70]))
+                    said("from the peer, dropped (%s): %r" % (why, raw[:70]))
                 elif self.board.send(raw):
                     self.received += 1
         finally:
+            said.summary()
             with self.lock:
                 self.conn = None
             conn.close()
@@ -306,8 +327,9 @@ class Peer:
 
 def _lines(conn, stop, warn):
     """The connection's lines (bytes, no newline) until it closes or stop(); a line longer
-    than MAX_LINE is dropped, said so, as it comes, so that none is held whole."""
-    pending, skipping = b"", False
+    than MAX_LINE is dropped as it comes (logs.Lines: none is held whole, each byte looked at
+    once), and said."""
+    lines = logs.Lines(MAX_LINE)
     while not stop():
         try:
             chunk = conn.recv(4096)
@@ -317,18 +339,11 @@ def _lines(conn, stop, warn):
             return
         if not chunk:
             return
-        pending += chunk
-        while b"\n" in pending:
-            raw, pending = pending.split(b"\n", 1)
-            if skipping:
-                skipping = False
-            else:
-                yield raw.rstrip(b"\r")
-        if len(pending) > MAX_LINE and not skipping:
+        skipped = lines.skipped
+        for raw in lines.feed(chunk):
+            yield raw.rstrip(b"\r")
+        if lines.skipped > skipped:
             warn("from the peer, dropped (a line over %d bytes)" % MAX_LINE)
-            skipping = True
-        if skipping:
-            pending = b""
 
 
 def new_code():

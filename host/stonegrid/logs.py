@@ -266,6 +266,42 @@ def capture(port, capture, stop=lambda: False, retry=0.5):
     capture.close()
 
 
+class Lines:
+    """Complete lines (bytes, no newline) out of a stream of chunks, each at most `cap` bytes:
+    a longer line is skipped whole and counted, so that memory stays bounded (by the cap and a
+    chunk) and time linear in the bytes (each byte is looked at once, whatever comes)."""
+
+    def __init__(self, cap=record.MAX_LINE):
+        self.cap = cap
+        self.pending = bytearray()
+        self.skipping = False  # inside a line over the cap: dropped up to its end
+        self.skipped = 0  # lines over the cap
+
+    def feed(self, chunk):
+        out, start = [], 0
+        while True:
+            end = chunk.find(b"\n", start)
+            if end < 0:
+                break
+            if self.skipping:
+                self.skipping = False
+            elif len(self.pending) + end - start <= self.cap:
+                self.pending += chunk[start:end]
+                out.append(bytes(self.pending))
+            else:
+                self.skipped += 1
+            del self.pending[:]
+            start = end + 1
+        if not self.skipping:
+            if len(self.pending) + len(chunk) - start > self.cap:
+                self.skipped += 1
+                self.skipping = True
+                del self.pending[:]
+            else:
+                self.pending += chunk[start:]
+        return out
+
+
 def _take(line, raw, warn):
     """line(raw), whatever the line holds: what cannot be done with one line (a file that
     cannot be written, a field that cannot be printed) is said, and the capture goes on."""
@@ -281,7 +317,7 @@ def follow(port, opened, line, lost, stop, warn, retry=0.5):
     board unplugged, reset): opened(serial) once it is open, line(raw) for each complete line,
     lost() before it is closed.  `stonegrid logs` and `stonegrid link` read boards so."""
     import serial
-    pending = b""
+    lines = Lines()
     connected = None
     while not stop():
         try:
@@ -302,17 +338,22 @@ def follow(port, opened, line, lost, stop, warn, retry=0.5):
                 chunk = s.read(4096)
                 if not chunk:
                     continue
-                pending += chunk
-                while b"\n" in pending:
-                    raw, pending = pending.split(b"\n", 1)
+                skipped = lines.skipped
+                for raw in lines.feed(chunk):
                     _take(line, raw, warn)
+                if lines.skipped > skipped and not skipped:  # said once; counted after
+                    warn("a line over %d bytes skipped (no record is that long); more are "
+                         "counted, not said" % lines.cap)
         except (serial.SerialException, OSError):
-            if pending:
+            if lines.pending or lines.skipping:
                 warn("the board went away in the middle of a line; dropped %d bytes"
-                     % len(pending))
-                pending = b""
+                     % len(lines.pending))
+                del lines.pending[:]
+                lines.skipping = False
             warn("lost %s" % port)
             connected = False
         finally:
             lost()
             s.close()
+    if lines.skipped > 1:
+        warn("%d lines over %d bytes skipped in all" % (lines.skipped, lines.cap))

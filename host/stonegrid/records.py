@@ -2,7 +2,9 @@
 human-readable export (tag pairs, then numbered whole turns, PGN-like)."""
 import ast
 import json
+import os
 import re
+import stat
 
 from shared_rules import load, record
 from shared_rules.reader import Reader, RecordError, _clip
@@ -97,7 +99,13 @@ def file_error(path, e):
 
 
 def _open(path):
+    """A regular file, opened: a FIFO would block for ever, a device never end, a folder not
+    read (LogError for each, before anything is opened)."""
     try:
+        mode = os.stat(path).st_mode
+        if not stat.S_ISREG(mode):
+            raise LogError("%s: not a file to read (a %s)" % (path, "folder" if stat.S_ISDIR(
+                mode) else "pipe" if stat.S_ISFIFO(mode) else "device or socket"))
         return open(path, "rb")
     except OSError as e:
         raise file_error(path, e)
