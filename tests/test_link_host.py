@@ -189,7 +189,7 @@ def test_relays_only_the_listed_types_verbatim_and_survives_junk(boards, hosts, 
     assert host.proc.poll() is None
     code, _, err = host.stop()
     assert code == 0, err
-    assert "a line not relayed: a line longer than 2048 bytes" in err, err
+    assert "link A: a line over 2048 bytes skipped" in err, err
 
 
 def test_peer_true_to_both_at_start_and_again_after_a_hello(boards, hosts, tmp_path):
@@ -284,10 +284,11 @@ def serve(hosts, tmp_path, board):
 
 
 def joiner(port, code):
-    """A raw TCP client that gives the code; the socket and the server's answer."""
+    """A TCP client of the test's that pairs with the code as `--join` does (link protocol
+    2): its paired channel (pairing.WrongCode, Refused when it cannot)."""
+    from stonegrid import link, pairing
     s = socket.create_connection(("127.0.0.1", port), timeout=10)
-    s.sendall(code.encode() + b"\n")
-    return s, s.makefile("rb").readline()
+    return pairing.join(s, link._normal(code))
 
 
 def test_tcp_the_right_code_pairs_and_lines_cross_both_ways(boards, hosts, tmp_path):
@@ -310,42 +311,53 @@ def test_tcp_the_right_code_pairs_and_lines_cross_both_ways(boards, hosts, tmp_p
 def test_tcp_lines_are_checked_again_on_receipt(boards, hosts, tmp_path):
     a, _ = boards
     server, port, code = serve(hosts, tmp_path, a)
-    s, answer = joiner(port, code)
-    assert answer == b"paired\n"
+    channel = joiner(port, code)
     a.wait(PEER_TRUE)
-    for junk in (b'{"t":"state"}', b"not json", b"[1]", b'{"t":"act","pad":"%s"}' % (
-            b"x" * 5000), b'{"t":"game","v":1}'):
-        s.sendall(junk + b"\n")
+    for junk in (b'{"t":"state"}', b"not json", b"[1]", b'{"t":"x","pad":"%s"}' % (
+            b"x" * 2020), b'{"t":"game","v":1}'):  # each sealed, as the other host sends
+        channel.send(junk)
+    channel.conn.sendall(b"x" * 9000 + b"\n")  # over any sealed line: dropped as it comes
     a.wait({"t": "game", "v": 1})
     assert a.raw_lines() == [b'{"t":"game","v":1}']
-    s.close()
+    channel.conn.close()
     a.wait(PEER_FALSE)
     code, _, err = server.stop()
     assert code == 0, err
     for why in ("type 'state' not relayed", "not JSON", "not a JSON object",
-                "a line over 2048 bytes"):
+                "type 'x' not relayed", "a line over 4144 bytes"):
         assert "from the peer, dropped (%s" % why in err, err
 
 
-def test_tcp_a_wrong_code_is_refused_and_three_close_the_listener(boards, hosts, tmp_path):
+def test_tcp_a_wrong_code_ends_that_code_and_the_server_prints_a_new_one(boards, hosts,
+                                                                          tmp_path):
+    """The code never crosses: a wrong one shows as a key confirmation that does not match,
+    on both sides, and it uses the code up (one attempt a code), so guessing gets nowhere;
+    the new code pairs. A joiner of the old protocol (the bare code) is told, no attempt."""
+    from stonegrid import pairing
     a, b = boards
     server, port, code = serve(hosts, tmp_path, a)
     wrong = "2222-2222" if code != "2222-2222" else "3333-3333"
-    s, answer = joiner(port, wrong)
-    assert answer == b"wrong pairing code\n" and s.recv(10) == b""  # closed after
-    s.close()
+    with pytest.raises(pairing.WrongCode):
+        joiner(port, wrong)
+    new = server.wait_for(r"pairing code (\S+); .*\n.*pairing code (\S+);").group(2)
+    assert new != code
+    with pytest.raises(pairing.WrongCode):  # the old code is used up too
+        joiner(port, code)
+    old = socket.create_connection(("127.0.0.1", port), timeout=10)
+    old.sendall(code.replace("-", "").encode() + b"\n")  # stonegrid before protocol 2
+    assert old.makefile("rb").readline().startswith(b"ERR this server speaks link protocol 2")
     j = start(hosts, tmp_path, b.path, "--join", "127.0.0.1:%d" % port, "--code",
-              wrong, "--out", str(tmp_path / "logs"))
+              "XXXX-XXXX", "--out", str(tmp_path / "logs"))
     assert j.proc.wait(timeout=20) == 1
     assert "refused the code: wrong pairing code" in j.err.read_text()
-    s, answer = joiner(port, wrong)
-    assert answer == b"wrong pairing code\n"
-    assert server.proc.wait(timeout=20) == 1
+    # printed: the first code, and a new one for each of the three used up
+    newest = server.wait_for(r"(?s)(.*pairing code \S+;){3}.*pairing code (\S+);").group(2)
+    channel = joiner(port, newest)
+    a.wait(PEER_TRUE)
+    channel.conn.close()
     err = server.err.read_text()
-    assert "3 wrong pairing codes: the listener is closed" in err, err
-    with pytest.raises(OSError):
-        joiner(port, code)
-    assert PEER_TRUE not in a.since_wait()
+    assert err.count("that code is used up") == 3 and "protocol 2" in err, err
+    assert server.proc.poll() is None  # the listener stays open
 
 
 def test_tcp_the_servers_board_away_closes_the_link_and_the_joiner_rejoins(boards, hosts,
@@ -391,9 +403,11 @@ def test_a_connection_gone_before_it_is_attached_is_not_kept(tmp_path):
         _reset(listener.getsockname()[1], b"CODE\n")
         conn, _ = listener.accept()
     time.sleep(0.2)  # the reset is in
+    from stonegrid import pairing
     peer = link.Peer(link.Board(str(tmp_path / "none"), "board", str(tmp_path / "logs")))
-    assert peer.attach(conn, lambda: False) is False
-    assert peer.conn is None and peer.reader is None
+    channel = pairing.Channel(conn, b"k" * 32, b"s" * 8, False)
+    assert peer.attach(channel, lambda: False) is False
+    assert peer.channel is None and peer.reader is None
     conn.close()
 
 
@@ -408,12 +422,11 @@ def test_tcp_joiners_gone_mid_handshake_leave_the_server_listening(boards, hosts
         _reset(port, code[:3].encode())
         _reset(port, b"")
         socket.create_connection(("127.0.0.1", port), timeout=10).close()  # a port scan
-    s, answer = joiner(port, code)
-    assert answer == b"paired\n", answer
+    channel = joiner(port, code)
     a.wait(PEER_TRUE)
-    s.sendall(b'{"t":"game","v":1}\n')
+    channel.send(b'{"t":"game","v":1}')
     a.wait({"t": "game", "v": 1})
-    s.close()
+    channel.conn.close()
     a.wait(PEER_FALSE)
     code, _, err = server.stop()
     assert code == 0 and "wrong pairing code" not in err, err
@@ -425,14 +438,80 @@ def test_a_flood_of_bad_lines_from_the_peer_is_counted_not_echoed(boards, hosts,
     is dropped as it comes; the good line after them all still crosses."""
     a, _ = boards
     server, port, code = serve(hosts, tmp_path, a)
-    s, answer = joiner(port, code)
-    assert answer == b"paired\n"
+    channel = joiner(port, code)
     a.wait(PEER_TRUE)
-    s.sendall(b'{"t":"state"}\n' * 3000 + b"x" * (1 << 20) + b'\n{"t":"game","v":1}\n')
+    channel.conn.sendall(b"".join(channel.seal(b'{"t":"state"}') + b"\n" for _ in range(3000))
+                         + b"x" * (1 << 20) + b"\n" + channel.seal(b'{"t":"game","v":1}') + b"\n")
     a.wait({"t": "game", "v": 1}, timeout=30)
-    s.close()
+    channel.conn.close()
     a.wait(PEER_FALSE)
     code, _, err = server.stop()
     assert code == 0, err
     assert err.count("from the peer, dropped") <= 6, err[-2000:]
     assert "3001 lines from the peer dropped in all" in err, err[-2000:]
+
+
+def _paired(hosts, tmp_path, a):
+    server, port, code = serve(hosts, tmp_path, a)
+    channel = joiner(port, code)
+    a.wait(PEER_TRUE)
+    return server, port, code, channel
+
+
+def test_attacks_on_a_paired_link_are_refused_and_the_board_keeps_its_lines(boards, hosts,
+                                                                           tmp_path):
+    """As an attacker on the network would: a recorded line sent again (replayed), a byte
+    flipped in a sealed line, half a line and gone: each refused and said, the connection
+    closed; nothing of them reaches the board, and the next join resumes by the key."""
+    from stonegrid import pairing
+    a, _ = boards
+    server, port, code, channel = _paired(hosts, tmp_path, a)
+    good = channel.seal(b'{"t":"game","v":1}')
+    channel.conn.sendall(good + b"\n" + good + b"\n")  # the same line again: a replay
+    a.wait({"t": "game", "v": 1})
+    a.wait(PEER_FALSE)
+    session = (channel.sid, channel.key)
+    for attack in ("flip", "half"):
+        s = socket.create_connection(("127.0.0.1", port), timeout=10)
+        channel = pairing.join(s, "", session)  # back by the key, no code
+        a.wait(PEER_TRUE)
+        sealed = channel.seal(b'{"t":"halt","v":1,"why":"x"}')
+        if attack == "flip":
+            at = sealed.index(b":") + 5
+            sealed = sealed[:at] + (b"0" if sealed[at:at + 1] != b"0" else b"1") + sealed[at + 1:]
+            s.sendall(sealed + b"\n")
+        else:
+            s.sendall(sealed[:len(sealed) // 2])
+            s.close()
+        a.wait(PEER_FALSE)
+    assert [r for r in a.since_wait() if isinstance(r, dict) and r.get("t") == "halt"] == []
+    _, _, err = server.stop()
+    assert "refused: line 0 where 1 was due: replayed" in err, err
+    assert "refused: line 0 altered on the way" in err, err
+
+
+def test_a_stale_code_after_a_drop_and_a_brute_force_get_nowhere(boards, hosts, tmp_path):
+    """The code a pairing was made with is used up by it: after a drop, the code again is
+    refused (only the session's key resumes); guesses each use up a code; a joiner that
+    trickles its handshake a byte a second holds up no one."""
+    from stonegrid import pairing
+    a, _ = boards
+    server, port, code, channel = _paired(hosts, tmp_path, a)
+    channel.conn.close()
+    a.wait(PEER_FALSE)
+    with pytest.raises(pairing.WrongCode):
+        joiner(port, code)  # stale: the pairing used it up
+    slow = socket.create_connection(("127.0.0.1", port), timeout=10)
+    slow.sendall(b"S")  # ... and a byte now and then: its own thread waits, alone
+    for guess in ("2222-2222", "3333-3333", "4444-4444", "5555-5555", "6666-6666"):
+        with pytest.raises(pairing.WrongCode):
+            joiner(port, guess)
+    newest = server.wait_for(r"(?s)(.*pairing code \S+;){7}.*pairing code (\S+);").group(2)
+    start_at = time.monotonic()
+    channel = joiner(port, newest)  # the slow one still there: not in the way
+    assert time.monotonic() - start_at < 3
+    a.wait(PEER_TRUE)
+    slow.close()
+    channel.conn.close()
+    _, _, err = server.stop()
+    assert err.count("that code is used up") == 6, err

@@ -7,12 +7,13 @@ when it is a JSON object of a listed "t", tells each board with `{"cmd": "link",
 whether the other is reachable, and decides nothing.  Each board's lines are also saved as
 `stonegrid logs` saves them, in a folder of its own.
 
-Over TCP the only thing that crosses before the relayed lines is the pairing: the joiner's
-first line is the code the server printed, and the server answers one line, `paired` or why
-not.  Presence needs no message of its own: a host whose board is away (or restarted) closes
+Over TCP (stonegrid/pairing.py) the two hosts pair by the code the server printed without
+sending it (SPAKE2), and every relayed line crosses sealed under the key they share: no code,
+bid or move in clear, and a line replayed, reordered, dropped or altered is refused.  Each
+code allows one attempt; a joiner back after a drop resumes by the key.  Presence needs no
+message of its own: a host whose board is away (or restarted) closes
 the connection, the joiner joins again about every second while its board is present, and
 the server takes a join only while its board is present."""
-import hmac
 import json
 import os
 import re
@@ -27,14 +28,13 @@ import serial
 from shared_rules import record
 from shared_rules.record import MAX_LINE
 
-from stonegrid import logs
+from stonegrid import logs, pairing
 
 RELAYED = ("link", "game", "act", "end", "commit", "reveal", "halt", "sync")
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: read aloud or copied by eye
 CODE_LENGTH = 8
-WRONG_CODES = 3  # wrong codes in all before the listener closes
-PAIRED, WRONG_CODE, BUSY = b"paired", b"wrong pairing code", b"busy: a board is linked already"
-HANDSHAKE_S = 10  # for the joiner's code, and for the server's answer to it
+HANDSHAKE_S = 10  # for each line of a pairing's handshake
+SEALED_LINE = 2 * (MAX_LINE + pairing.SEALED) + 16  # a relayed line sealed: counter, hex
 REJOIN_S = 1.0
 
 
@@ -244,65 +244,80 @@ class Peer:
 
     def __init__(self, board):
         self.board = board
-        self.conn = None
+        self.channel = None  # the paired connection (pairing.Channel)
         self.reader = None  # the thread relaying the connection's lines
         self.lock = threading.Lock()
-        self.received = 0
+        self.received = self.refused = 0
 
     def send(self, raw):
         with self.lock:
-            if self.conn is None:
-                return False
-            try:
-                self.conn.sendall(raw + b"\n")
-            except OSError:
-                return False
+            channel = self.channel
+        if channel is None:
+            return False
+        try:
+            channel.send(raw)
+        except OSError:
+            return False
         return True
+
+    @property
+    def conn(self):
+        return self.channel.conn if self.channel is not None else None
 
     def drop(self):
         """Close the connection (the board went away or restarted); its reader ends."""
         with self.lock:
-            if self.conn is not None:
+            if self.channel is not None:
                 try:
-                    self.conn.shutdown(socket.SHUT_RDWR)
+                    self.channel.conn.shutdown(socket.SHUT_RDWR)
                 except OSError:
                     pass
 
     def __call__(self, event, board, raw):
         if event == "opened":
-            board.tell(self.conn is not None)
+            board.tell(self.channel is not None)
         elif event == "lost" or hello(raw):
             self.drop()
         else:
             _relay_line(board, raw, self.send)
 
-    def attach(self, conn, stop):
-        """Relay the paired connection's lines to the board, in a thread of their own, until
-        it closes or stop(); the board is told of the pair formed, then of it broken. False,
+    def attach(self, channel, stop):
+        """Relay the paired channel's lines to the board, in a thread of their own, until it
+        closes or stop(); the board is told of the pair formed, then of it broken. False,
         and nothing of it kept, when the connection is gone already (the other side gave
-        up before the pairing was done)."""
+        up before the pairing was done). An earlier connection of the same session (a
+        joiner back before this side saw it go) is closed."""
+        conn = channel.conn
         try:
             where = "%s:%d" % conn.getpeername()[:2]
             conn.settimeout(0.5)
         except OSError:
             return False
-        reader = threading.Thread(target=self._relay, args=(conn, stop), daemon=True)
+        self.drop()
+        reader = threading.Thread(target=self._relay, args=(channel, stop), daemon=True)
         with self.lock:
-            self.conn, self.reader = conn, reader
+            self.channel, self.reader = channel, reader
         try:
             reader.start()
         except RuntimeError:  # no thread to be had: as if the connection had closed
             with self.lock:
-                self.conn = None
+                self.channel = None
             return False
         self.board.tell(True)
-        _warn("link: paired with %s" % where)
+        _warn("link: paired with %s (the channel sealed)" % where)
         return True
 
-    def _relay(self, conn, stop):
+    def _relay(self, channel, stop):
         said = Said(self.board.warn)
+        conn = channel.conn
         try:
-            for raw in _lines(conn, stop, said):
+            for sealed in _lines(conn, stop, said):
+                try:
+                    raw = channel.open(sealed)
+                except pairing.Refused as e:  # the channel is not to be trusted any more
+                    self.refused += 1
+                    _warn("link: from the peer, refused: %s; the connection is closed" % e)
+                    break
                 why = not_relayed(raw)
                 if why:
                     said("from the peer, dropped (%s): %r" % (why, raw[:70]))
@@ -311,9 +326,10 @@ class Peer:
         finally:
             said.summary()
             with self.lock:
-                self.conn = None
+                if self.channel is channel:
+                    self.channel = None
+                    self.board.tell(False)
             conn.close()
-            self.board.tell(False)
             if not stop():
                 _warn("link: the connection to the peer is closed")
 
@@ -329,7 +345,7 @@ def _lines(conn, stop, warn):
     """The connection's lines (bytes, no newline) until it closes or stop(); a line longer
     than MAX_LINE is dropped as it comes (logs.Lines: none is held whole, each byte looked at
     once), and said."""
-    lines = logs.Lines(MAX_LINE)
+    lines = logs.Lines(SEALED_LINE)
     while not stop():
         try:
             chunk = conn.recv(4096)
@@ -343,7 +359,7 @@ def _lines(conn, stop, warn):
         for raw in lines.feed(chunk):
             yield raw.rstrip(b"\r")
         if lines.skipped > skipped:
-            warn("from the peer, dropped (a line over %d bytes)" % MAX_LINE)
+            warn("from the peer, dropped (a line over %d bytes)" % SEALED_LINE)
 
 
 def new_code():
@@ -360,98 +376,86 @@ def shown(code):
     return code[:half] + "-" + code[half:]
 
 
-def _read_line(conn, limit=256):
-    """One short line from a socket with a timeout set (b"" if it closes or sends junk)."""
-    data = b""
-    while b"\n" not in data and len(data) <= limit:
-        chunk = conn.recv(limit)
-        if not chunk:
-            return b""
-        data += chunk
-    return data.partition(b"\n")[0].strip()
-
-
 class Failed(Exception):
-    """The link cannot go on (3 wrong codes, a refused code): why, for the user."""
+    """The link cannot go on (a refused code, a session the server no longer has): why."""
 
 
-def serve(peer, listener, code, stop):
-    """Take joiners on the listener until stop(): one at a time, each with the code, only
-    while the board is present.  Raises Failed after WRONG_CODES wrong codes."""
-    wrong = 0
+def serve(peer, listener, codes, stop):
+    """Take joiners on the listener until stop(), each handshake in a thread of its own with
+    a short timeout, so that a silent or slow one holds up no one: paired by the code (one
+    attempt a code: pairing.Codes), or resumed by the session's key; only while the board is
+    present."""
     listener.settimeout(0.5)
     while not stop():
         try:
             conn, addr = listener.accept()
         except socket.timeout:
             continue
-        try:
-            if _handshake(peer, conn, addr, code, stop):
-                continue
-            wrong += 1
-            if wrong >= WRONG_CODES:
-                raise Failed("%d wrong pairing codes: the listener is closed; start --serve "
-                             "again for a new code" % wrong)
-        except OSError as e:  # it went away mid-handshake: nothing of it is kept
-            _warn("link: the joiner from %s went away before pairing was done (%s)"
-                  % (addr[0], e.strerror or e))
-        finally:
-            if peer.conn is not conn:  # every path but a pairing: listening again
-                conn.close()
+        threading.Thread(target=_handshake, args=(peer, conn, addr, codes, stop),
+                         daemon=True).start()
 
 
-def _handshake(peer, conn, addr, code, stop):
-    """A joiner's first line, the code: paired (then attached) if it is right and the board
-    is present; refused with a line saying so if it is wrong (False, then); closed unanswered
-    while the board is away, for the joiner to try again."""
-    conn.settimeout(HANDSHAKE_S)
-    if peer.conn is not None:
-        conn.sendall(BUSY + b"\n")
-        return True
-    given = _read_line(conn)
-    if not given:  # closed (or silent) with no code: no attempt at one
-        return True
-    if not hmac.compare_digest(_normal(given.decode("utf-8", "replace")).encode(),
-                               code.encode()):
-        _warn("link: a wrong pairing code from %s" % addr[0])
-        conn.sendall(WRONG_CODE + b"\n")
-        return False
-    if peer.board.present:
-        conn.sendall(PAIRED + b"\n")
-        if not peer.attach(conn, stop):
+def _handshake(peer, conn, addr, codes, stop):
+    """One joiner: paired (then attached) or refused, said in one line; the connection
+    closed on every path but a pairing."""
+    channel = None
+    try:
+        conn.settimeout(HANDSHAKE_S)
+        if not peer.board.present:
+            return  # closed unanswered: the joiner tries again
+        channel = pairing.serve(conn, codes, busy=lambda: peer.channel is not None)
+        if channel is not None and not peer.attach(channel, stop):
             _warn("link: the joiner from %s went away before pairing was done" % addr[0])
-    return True
+            channel = None
+    except pairing.WrongCode as e:
+        _warn("link: %s from %s; that code is used up" % (e, addr[0]))
+    except pairing.Refused as e:
+        _warn("link: refused %s: %s" % (addr[0], e))
+    except OSError as e:  # it went away or fell silent mid-handshake: nothing of it is kept
+        _warn("link: the joiner from %s went away before pairing was done (%s)"
+              % (addr[0], e.strerror or e))
+    finally:
+        if channel is None:
+            conn.close()
 
 
 def join(peer, address, code, stop):
     """Join the server at address with the code while the board is present, again about
-    every second once the connection closes, until stop().  Raises Failed for a wrong code."""
-    said, paired = None, False
+    every second once the connection closes (resumed by the session's key, never the code
+    again), until stop().  Raises Failed for a wrong code or a session the server lost."""
+    said, paired, session = None, False, None
     while not stop():
-        if not peer.board.present or peer.conn is not None:
+        if not peer.board.present or peer.channel is not None:
             time.sleep(0.2)
             continue
         if paired:  # the connection just closed: the server needs a moment to see it too
             paired = False
             time.sleep(REJOIN_S)
             continue
+        answer = None
         try:
             conn = socket.create_connection(address, timeout=HANDSHAKE_S)
         except OSError as e:
             answer = str(e)
         else:
             try:
-                conn.sendall(code.encode() + b"\n")
-                answer = _read_line(conn).decode("utf-8", "replace")
+                channel = pairing.join(conn, code, session)
+                if peer.attach(channel, stop):
+                    session, said, paired = (channel.sid, channel.key), None, True
+                    continue
+                answer = "the connection closed"
+            except pairing.WrongCode as e:
+                conn.close()
+                raise Failed("the server at %s:%d refused the code: %s" % (address + (e,)))
+            except pairing.Refused as e:
+                answer = str(e)
+                if session is not None and "no such session" in answer:
+                    conn.close()
+                    raise Failed("the server at %s:%d no longer has this pairing (restarted?): "
+                                 "join again with the code it prints now" % address)
             except OSError as e:
                 answer = str(e)
-            if answer == PAIRED.decode() and peer.attach(conn, stop):
-                said, paired = None, True
-                continue
             conn.close()
-            if answer == WRONG_CODE.decode():
-                raise Failed("the server at %s:%d refused the code: %s" % (address + (answer,)))
-        answer = answer or "no answer: its board is away?"
         if answer != said:
             _warn("link: cannot join %s:%d yet (%s); trying again every second" % (
                 address + (answer,)))
@@ -491,16 +495,19 @@ def run_tcp(port, out_dir, done, serve_port=None, join_address=None, code=None):
                 join(peer, join_address, _normal(code), done.is_set)
             else:
                 with listener:
-                    serve(peer, listener, secret, done.is_set)
+                    serve(peer, listener, codes, done.is_set)
         except Failed as e:
             failure.append(e)
             done.set()
     if serve_port is not None:
         listener = socket.create_server(("", serve_port))
-        secret = new_code()
-        print("link: pairing code %s; on the other computer: stonegrid link PORT --join "
-              "%s:%d --code %s" % (shown(secret), socket.gethostname(),
-                                   listener.getsockname()[1], shown(secret)), flush=True)
+
+        def say(code):
+            print("link: pairing code %s; on the other computer: stonegrid link PORT --join "
+                  "%s:%d --code %s" % (shown(code), socket.gethostname(),
+                                       listener.getsockname()[1], shown(code)), flush=True)
+        codes = pairing.Codes(new_code, say)
+        say(codes.code)
     threads = [threading.Thread(target=board.run, args=(peer, done.is_set), daemon=True),
                threading.Thread(target=network, daemon=True)]
     _until_done(threads, done, [board])

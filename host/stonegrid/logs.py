@@ -317,7 +317,7 @@ def follow(port, opened, line, lost, stop, warn, retry=0.5):
     board unplugged, reset): opened(serial) once it is open, line(raw) for each complete line,
     lost() before it is closed.  `stonegrid logs` and `stonegrid link` read boards so."""
     import serial
-    lines = Lines()
+    lines = Lines(record.MAX_LINE + 1)  # a record line, and the \r a board's serial ends with
     connected = None
     while not stop():
         try:
@@ -343,7 +343,7 @@ def follow(port, opened, line, lost, stop, warn, retry=0.5):
                     _take(line, raw, warn)
                 if lines.skipped > skipped and not skipped:  # said once; counted after
                     warn("a line over %d bytes skipped (no record is that long); more are "
-                         "counted, not said" % lines.cap)
+                         "counted, not said" % record.MAX_LINE)
         except (serial.SerialException, OSError):
             if lines.pending or lines.skipping:
                 warn("the board went away in the middle of a line; dropped %d bytes"
@@ -356,4 +356,4 @@ def follow(port, opened, line, lost, stop, warn, retry=0.5):
             lost()
             s.close()
     if lines.skipped > 1:
-        warn("%d lines over %d bytes skipped in all" % (lines.skipped, lines.cap))
+        warn("%d lines over %d bytes skipped in all" % (lines.skipped, record.MAX_LINE))
