@@ -29,6 +29,7 @@ TIERS = {
     "test_checklist.py": FAST,
     "test_cli_options.py": FAST,
     "test_conformance.py": FAST,
+    "test_fuzz.py": FAST,
     "test_hardware.py": FAST,
     "test_harness.py": FAST,
     "test_host_paths.py": FAST,

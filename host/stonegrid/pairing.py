@@ -18,6 +18,7 @@ reordered, dropped or altered is refused, and the connection with it."""
 import hashlib
 import hmac
 import os
+import re
 import threading
 
 from cryptography.exceptions import InvalidTag
@@ -29,6 +30,7 @@ VERSION = b"STONEGRID-LINK 2"
 IDS = {"idA": b"stonegrid link joiner", "idB": b"stonegrid link server"}
 MAX_HANDSHAKE = 512  # bytes of a handshake line
 SEALED = 16  # the bytes sealing adds to a line (before hex)
+_HEX = re.compile(rb"(?:[0-9a-f]{2})+")
 
 
 class Refused(Exception):
@@ -70,7 +72,7 @@ class Channel:
     def open(self, line):
         """The line a sealed line holds; Refused (with why) for one out of order or altered."""
         count, colon, sealed = line.partition(b":")
-        if not (colon and count.isdigit() and len(count) < 12):
+        if not (colon and count.isdigit() and len(count) < 12 and _HEX.fullmatch(sealed)):
             raise Refused("a line that is not sealed")
         n = int(count)
         if n != self.received:
