@@ -1,7 +1,8 @@
 """How the host's readers cope with what a hostile or broken board or peer sends: time and
 the most memory held, for one line of 1, 4 and 16 MB with no newline (the serial and TCP
-splitter, stonegrid.logs.Lines), and for `stonegrid replay --to N` of logs of 100, 1,000 and
-10,000 records (a whole process each, as a user runs it).
+splitter, stonegrid.logs.Lines), for `stonegrid replay --to N` of logs of 100, 1,000 and
+10,000 records (a whole process each, as a user runs it), and the slowest of 200 requests
+made at once to `stonegrid web`'s server.
 Run: .venv/bin/python tests/bench/readers.py"""
 import os
 import random
@@ -75,5 +76,39 @@ def main():
                 n, plies, took, rss // 1024, status))
 
 
+def web_burst(n=200):
+    """The slowest and the median of n requests for the page made at once (seconds)."""
+    import socket
+    import threading
+
+    from stonegrid import web
+    httpd = web.server(0)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    request = b"GET /index.html HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % httpd.server_address[1]
+    times, go = [], threading.Event()
+
+    def one():
+        go.wait()
+        start = time.perf_counter()
+        with socket.create_connection(httpd.server_address, timeout=30) as s:
+            s.sendall(request)
+            while s.recv(65536):
+                pass
+        times.append(time.perf_counter() - start)
+    threads = [threading.Thread(target=one) for _ in range(n)]
+    for t in threads:
+        t.start()
+    go.set()
+    for t in threads:
+        t.join()
+    httpd.shutdown()
+    httpd.server_close()
+    times.sort()
+    return times[-1], times[len(times) // 2], len(times)
+
+
 if __name__ == "__main__":
     main()
+    slowest, median, n = web_burst()
+    print("stonegrid web: %d requests at once: slowest %.3f s, median %.3f s" % (
+        n, slowest, median))
