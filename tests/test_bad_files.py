@@ -63,13 +63,17 @@ def test_an_export_with_an_option_that_is_not_a_value(tmp_path, capsys):
     assert status == 2 and "game.txt:line 2: options" in err, err
 
 
-def test_dev_zero_is_refused_without_reading_it_all():
+def test_dev_zero_and_a_huge_line_are_refused_without_reading_them_all(tmp_path):
     def limit():  # as a small machine: reading it all would be a MemoryError
         resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
-    out = subprocess.run([sys.executable, "-m", "stonegrid.cli", "replay", "/dev/zero"],
-                         capture_output=True, text=True, timeout=60, preexec_fn=limit)
-    assert out.returncode == 2 and "/dev/zero:line 1: longer than" in out.stderr, out.stderr
-    assert len(out.stderr.splitlines()) == 1
+    huge = tmp_path / "zeros.jsonl"
+    huge.write_bytes(bytes(3 << 20))  # no newline in 3 MB
+    for path, why in (("/dev/zero", "/dev/zero: not a file to read (a device"),
+                      (str(huge), "zeros.jsonl:line 1: longer than")):
+        out = subprocess.run([sys.executable, "-m", "stonegrid.cli", "replay", path],
+                             capture_output=True, text=True, timeout=60, preexec_fn=limit)
+        assert out.returncode == 2 and why in out.stderr, out.stderr
+        assert len(out.stderr.splitlines()) == 1
 
 
 def test_a_byte_order_mark_first_is_skipped(tmp_path, capsys):

@@ -12,7 +12,7 @@ import time
 import pytest
 
 from helpers import random_game
-from shared_rules import load
+from shared_rules import GAMES, load
 from stonegrid import logs, pairing, records, web
 
 SCALE = int(os.environ.get("STONEGRID_FUZZ", "1"))
@@ -81,9 +81,7 @@ def _game_lines(game_id, seed):
 
 def test_the_record_reader_says_what_is_wrong_or_reads_the_game():
     rng = random.Random(3)
-    logs_ = [("\n".join(_game_lines(g, s)) + "\n").encode() for g in ("morris", "gipf",
-                                                                      "mixtour", "rhombus")
-             for s in (1, 2)]
+    logs_ = [("\n".join(_game_lines(g, s)) + "\n").encode() for g in GAMES for s in (1, 2)]
     for case in range(2000 * SCALE):
         data = mutate(rng, rng.choice(logs_))
         lines = [line.decode("utf-8", "replace") for line in data.split(b"\n")]
@@ -100,7 +98,7 @@ def test_the_record_reader_says_what_is_wrong_or_reads_the_game():
 def test_the_export_reader_says_what_is_wrong_or_reads_the_game():
     rng = random.Random(4)
     exports = []
-    for game_id in ("morris", "gipf", "mixtour", "rhombus"):
+    for game_id in GAMES:
         g = random_game(load(game_id), 5, max_plies=30)
         exports.append(records.export(g, {"game": game_id, "players": ["a", "b"]}).encode())
     for case in range(2000 * SCALE):
