@@ -50,6 +50,10 @@ ABANDONED = "abandoned"    # left unfinished for good (an end record only, no ru
 class Game:
     ID = ""
     OPTIONS = ()
+    # True for a game in which an action may stay hidden from the other player for a while
+    # (hidden(), view_for(): Rhombus's sealed bids); the search then treats such choices as
+    # made at the same time (shared_rules/search.py, "Hidden information")
+    SECRETS = False
 
     def __init__(self, **options):
         known = [name for name, _ in self.OPTIONS]

@@ -65,16 +65,16 @@ _RECORDS_AT = const(17)
 # -- geometry ----------------------------------------------------------------------------
 # Points: spots 0..36, then dots 37..60, each in name order; _NAMES holds two characters each.
 # Rays in notation order: ray r walks the spots
-# _RAY_SPOTS[_RAY_START[r]:_RAY_START[r + 1]] from its dot RAY_DOT[r] (a point index) inward,
+# RAY_SPOTS[RAY_START[r]:RAY_START[r + 1]] from its dot RAY_DOT[r] (a point index) inward,
 # along line RAY_LINE[r].  The 21 lines, _PER_DIRECTION per direction d = l // _PER_DIRECTION
 # (0 up the columns, 1 rising to the right, 2 falling): line l holds _LINE_LENGTH[l] spots from
-# _RAY_SPOTS[_LINE_START[l]] on (a line is the spots of one of its rays); its two rays are
+# RAY_SPOTS[_LINE_START[l]] on (a line is the spots of one of its rays); its two rays are
 # _LINE_RAYS[2 * l] and _LINE_RAYS[2 * l + 1].
 # _SPOT_LINE[s*3+d] / _SPOT_PLACE[s*3+d]: the line through spot s in direction d and the place
 # of s on it.  tests/both/test_gipf.py derives every table again from the coordinates.
 _NAMES = ("b2b3b4b5c2c3c4c5c6d2d3d4d5d6d7e2e3e4e5e6e7e8f2f3f4f5f6f7g2g3g4g5g6h2h3h4h5"
           "a1a2a3a4a5b1b6c1c7d1d8e1e9f1f8g1g7h1h6i1i2i3i4i5")
-_RAY_SPOTS = (b"\x00\x05\x0b\x12\x19\x1f\x24\x00\x04\x09\x0f\x01\x06\x0c\x13\x1a"
+RAY_SPOTS = (b"\x00\x05\x0b\x12\x19\x1f\x24\x00\x04\x09\x0f\x01\x06\x0c\x13\x1a"
               b"\x20\x01\x05\x0a\x10\x16\x02\x07\x0d\x14\x1b\x02\x06\x0b\x11\x17"
               b"\x1c\x03\x08\x0e\x15\x03\x07\x0c\x12\x18\x1d\x21\x00\x01\x02\x03"
               b"\x04\x0a\x11\x18\x1e\x23\x03\x02\x01\x00\x08\x0d\x13\x19\x1e\x22"
@@ -88,7 +88,7 @@ _RAY_SPOTS = (b"\x00\x05\x0b\x12\x19\x1f\x24\x00\x04\x09\x0f\x01\x06\x0c\x13\x1a
               b"\x22\x21\x21\x1d\x18\x12\x0c\x07\x03\x21\x1c\x16\x0f\x22\x1e\x19"
               b"\x13\x0d\x08\x22\x1d\x17\x10\x09\x23\x1f\x1a\x14\x0e\x23\x1e\x18"
               b"\x11\x0a\x04\x24\x20\x1b\x15\x24\x1f\x19\x12\x0b\x05\x00")
-_RAY_START = (b"\x00\x07\x0b\x11\x16\x1b\x21\x25\x2c\x30\x36\x3a\x40\x45\x4a\x4f"
+RAY_START = (b"\x00\x07\x0b\x11\x16\x1b\x21\x25\x2c\x30\x36\x3a\x40\x45\x4a\x4f"
               b"\x54\x5a\x5e\x64\x68\x6f\x76\x7a\x80\x84\x8a\x8f\x94\x99\x9e\xa4"
               b"\xa8\xae\xb2\xb9\xbd\xc3\xc8\xcd\xd3\xd7\xde")
 RAY_DOT = (b"\x25\x26\x26\x27\x27\x28\x28\x29\x2a\x2a\x2b\x2b\x2c\x2c\x2d\x2d"
@@ -149,7 +149,7 @@ def coords(i):
 
 def ray_spots(r):
     """The spots a push along ray r walks, from its dot inward."""
-    return tuple(_RAY_SPOTS[_RAY_START[r]:_RAY_START[r + 1]])
+    return tuple(RAY_SPOTS[RAY_START[r]:RAY_START[r + 1]])
 
 
 def _segment(a):
@@ -167,8 +167,8 @@ def _segment(a):
 def _code(r):
     """The removal action of a packed segment."""
     o = _LINE_START[r & _LINE_BITS]
-    return (_REMOVE + _RAY_SPOTS[o + (r >> _FIRST_AT & _PLACE_BITS)] * NSPOTS
-            + _RAY_SPOTS[o + (r >> _LAST_AT & _PLACE_BITS)])
+    return (_REMOVE + RAY_SPOTS[o + (r >> _FIRST_AT & _PLACE_BITS)] * NSPOTS
+            + RAY_SPOTS[o + (r >> _LAST_AT & _PLACE_BITS)])
 
 
 def _crosses(r1, r2):
@@ -183,7 +183,7 @@ def _crosses(r1, r2):
         return False  # parallel
     o = _LINE_START[r1 & _LINE_BITS]
     for i in range(r1 >> _FIRST_AT & _PLACE_BITS, (r1 >> _LAST_AT & _PLACE_BITS) + 1):
-        k = _RAY_SPOTS[o + i] * 3 + d2
+        k = RAY_SPOTS[o + i] * 3 + d2
         if _SPOT_LINE[k] == l2:
             place = _SPOT_PLACE[k]
             return (r2 >> _FIRST_AT & _PLACE_BITS) <= place <= (r2 >> _LAST_AT & _PLACE_BITS)
@@ -199,13 +199,13 @@ class Game(_Game):
     def __init__(self, **options):
         _Game.__init__(self, **options)
         h = self.options["handicap"]
-        self._total = (_BASE + h[0], _BASE + h[1])
-        self._cell = bytearray(NSPOTS)
+        self.totals = (_BASE + h[0], _BASE + h[1])
+        self.cells = bytearray(NSPOTS)
         self._room = bytearray(_LINE_LENGTH)  # empty spots per line: 0 when it is full
         for i in range(6):
             self._put(_START[i], 1 + i // 3)
-        self._res = [self._total[0] - 3, self._total[1] - 3]
-        self._lost = [0, 0]  # pieces of each colour captured by the other side
+        self.reserves = [self.totals[0] - 3, self.totals[1] - 3]
+        self.lost = [0, 0]  # pieces of each colour captured by the other side
         self._p = 0  # the side to act (also once the game is over)
         self._mover = 0  # the player whose turn is under way
         self._pending = 0  # 1: the side to act must choose one of its intersecting rows
@@ -226,26 +226,26 @@ class Game(_Game):
     # -- what a display needs ---------------------------------------------------------------
     def piece_at(self, s):
         """0 (White) or 1 (Black) for the piece on spot s, None when empty."""
-        v = self._cell[s]
+        v = self.cells[s]
         return v - 1 if v else None
 
     def reserve(self, p):
-        return self._res[p]
+        return self.reserves[p]
 
     def captured(self, p):
         """How many of p's pieces the other side has captured."""
-        return self._lost[p]
+        return self.lost[p]
 
     def on_board(self, p):
         n = 0
-        for v in self._cell:
+        for v in self.cells:
             if v == p + 1:
                 n += 1
         return n
 
     def total(self, p):
         """All of p's pieces: 15 plus his handicap."""
-        return self._total[p]
+        return self.totals[p]
 
     def mover(self):
         """The player whose turn is under way; to_move differs while the other player
@@ -266,10 +266,10 @@ class Game(_Game):
     def pushed(self, a):
         """For push a: (the spots whose pieces it moves, from the dot inward; the empty spot
         the chain ends on, None when the line is full)."""
-        o, cell = _RAY_START[a], self._cell
-        for k in range(_RAY_START[a + 1] - o):
-            if not cell[_RAY_SPOTS[o + k]]:
-                return tuple(_RAY_SPOTS[o:o + k]), _RAY_SPOTS[o + k]
+        o, cell = RAY_START[a], self.cells
+        for k in range(RAY_START[a + 1] - o):
+            if not cell[RAY_SPOTS[o + k]]:
+                return tuple(RAY_SPOTS[o:o + k]), RAY_SPOTS[o + k]
         return ray_spots(a), None
 
     def segment(self, a):
@@ -278,7 +278,7 @@ class Game(_Game):
         if seg is None:
             raise NotationError("not a gipf removal: %r" % (a,))
         o = _LINE_START[seg[0]]
-        return tuple(_RAY_SPOTS[o + seg[1]:o + seg[2] + 1])
+        return tuple(RAY_SPOTS[o + seg[1]:o + seg[2] + 1])
 
     def last_removed(self):
         """The segments the last atomic action took off the board, in order, as
@@ -296,7 +296,7 @@ class Game(_Game):
         for rec in hist[len(hist) - 1 - n:len(hist) - 1]:
             o, blk = _LINE_START[rec & _LINE_BITS], rec >> _BLACK_AT
             for i in range(rec >> _FIRST_AT & _PLACE_BITS, (rec >> _LAST_AT & _PLACE_BITS) + 1):
-                out.append(_RAY_SPOTS[o + i])
+                out.append(RAY_SPOTS[o + i])
                 out.append(blk >> i & 1)
         return out
 
@@ -323,7 +323,7 @@ class Game(_Game):
 
     # -- board primitives ------------------------------------------------------------------
     def _put(self, s, v):
-        self._cell[s] = v
+        self.cells[s] = v
         room = self._room
         s *= 3
         room[_SPOT_LINE[s]] -= 1
@@ -333,7 +333,7 @@ class Game(_Game):
     def _rows(self, v, lines=_ALL_LINES):
         """The rows of colour v (1 White, 2 Black; 0 either) on the lines of the mask
         `lines`, each as the segment it takes, packed (see _FIRST_AT); None when none."""
-        cell, room = self._cell, self._room
+        cell, room = self.cells, self._room
         rows = None
         while lines:
             bit = lines & -lines
@@ -346,19 +346,19 @@ class Game(_Game):
             # line at most): the run of m's colour through m, if 4 long, is the row
             o = _LINE_START[l]
             m = (n - 1) >> 1
-            c = cell[_RAY_SPOTS[o + m]]
+            c = cell[RAY_SPOTS[o + m]]
             if not c or v and c != v:
                 continue
             i, j = m, m + 1
-            while i and cell[_RAY_SPOTS[o + i - 1]] == c:
+            while i and cell[RAY_SPOTS[o + i - 1]] == c:
                 i -= 1
-            while j < n and cell[_RAY_SPOTS[o + j]] == c:
+            while j < n and cell[RAY_SPOTS[o + j]] == c:
                 j += 1
             if j - i < 4:
                 continue
-            while i and cell[_RAY_SPOTS[o + i - 1]]:  # the segment: every piece beside it
+            while i and cell[RAY_SPOTS[o + i - 1]]:  # the segment: every piece beside it
                 i -= 1
-            while j < n and cell[_RAY_SPOTS[o + j]]:
+            while j < n and cell[RAY_SPOTS[o + j]]:
                 j += 1
             if rows is None:
                 rows = []
@@ -367,12 +367,12 @@ class Game(_Game):
 
     def _take(self, r, owner):
         """Take a segment (packed as for _code) off the board; return its removal record."""
-        cell, room, res, lost = self._cell, self._room, self._res, self._lost
+        cell, room, res, lost = self.cells, self._room, self.reserves, self.lost
         o = _LINE_START[r & _LINE_BITS]
         blk = 0
         # every spot of a segment is occupied
         for i in range(r >> _FIRST_AT & _PLACE_BITS, (r >> _LAST_AT & _PLACE_BITS) + 1):
-            s = _RAY_SPOTS[o + i]
+            s = RAY_SPOTS[o + i]
             v = cell[s] - 1
             if v:
                 blk |= 1 << i
@@ -392,11 +392,11 @@ class Game(_Game):
         blk = rec >> _BLACK_AT & _BLACK_BITS
         for i in range(rec >> _FIRST_AT & _PLACE_BITS, (rec >> _LAST_AT & _PLACE_BITS) + 1):
             c = blk >> i & 1
-            self._put(_RAY_SPOTS[o + i], c + 1)
+            self._put(RAY_SPOTS[o + i], c + 1)
             if c == owner:
-                self._res[owner] -= 1
+                self.reserves[owner] -= 1
             else:
-                self._lost[c] -= 1
+                self.lost[c] -= 1
 
     def _resolve(self, lines):
         """Take rows, the mover's colour first, until a choice is owed or the turn is over.
@@ -431,7 +431,7 @@ class Game(_Game):
         self.to_move = self._p = c
         self._pending = 0
         self._mover = c
-        if not self._res[c]:
+        if not self.reserves[c]:
             self._result, self.to_move = (1 - c, RESERVE), None
         return taken
 
@@ -465,24 +465,24 @@ class Game(_Game):
         p = self._p
         info = a | p << _SIDE_AT | self._mover << _MOVER_AT | self._pending << _PENDING_AT
         if a < NRAYS:
-            o, cell = _RAY_START[a], self._cell
+            o, cell = RAY_START[a], self.cells
             k = 0
-            while cell[_RAY_SPOTS[o + k]]:
+            while cell[RAY_SPOTS[o + k]]:
                 k += 1
             info |= k << _CHAIN_AT  # the chain ends on the ray's k-th spot, empty before
-            self._put(_RAY_SPOTS[o + k], 0)  # counts the new spot; its colour is set just below
+            self._put(RAY_SPOTS[o + k], 0)  # counts the new spot; its colour is set just below
             # the lines through the spots whose colour changed: the ray's own line and the two
             # across each such spot (a chain of one colour moves on without changing its spots)
             lines = 1 << RAY_LINE[a]
             while k >= 0:
-                s = _RAY_SPOTS[o + k]
-                c = cell[_RAY_SPOTS[o + k - 1]] if k else p + 1  # what moves onto s
+                s = RAY_SPOTS[o + k]
+                c = cell[RAY_SPOTS[o + k - 1]] if k else p + 1  # what moves onto s
                 if cell[s] != c:
                     cell[s] = c
                     s *= 3
                     lines |= 1 << _SPOT_LINE[s] | 1 << _SPOT_LINE[s + 1] | 1 << _SPOT_LINE[s + 2]
                 k -= 1
-            self._res[p] -= 1
+            self.reserves[p] -= 1
             taken = 0
         else:
             l, sa, sb = _segment(a)
@@ -503,17 +503,17 @@ class Game(_Game):
             self._untake(pop(hist))
         a, p = info & _ACTION_BITS, info >> _SIDE_AT & 1
         if a < NRAYS:
-            o, cell, room = _RAY_START[a], self._cell, self._room
+            o, cell, room = RAY_START[a], self.cells, self._room
             k = info >> _CHAIN_AT & _CHAIN_BITS
             for i in range(k):
-                cell[_RAY_SPOTS[o + i]] = cell[_RAY_SPOTS[o + i + 1]]
-            s = _RAY_SPOTS[o + k]
+                cell[RAY_SPOTS[o + i]] = cell[RAY_SPOTS[o + i + 1]]
+            s = RAY_SPOTS[o + k]
             cell[s] = 0
             s *= 3
             room[_SPOT_LINE[s]] += 1
             room[_SPOT_LINE[s + 1]] += 1
             room[_SPOT_LINE[s + 2]] += 1
-            self._res[p] += 1
+            self.reserves[p] += 1
         self.to_move = self._p = p
         self._mover = info >> _MOVER_AT & 1
         self._pending = info >> _PENDING_AT & 1
@@ -521,10 +521,10 @@ class Game(_Game):
 
     def copy(self):
         g = Game(**self.options)
-        g._cell = bytearray(self._cell)
+        g.cells = bytearray(self.cells)
         g._room = bytearray(self._room)
-        g._res = self._res[:]
-        g._lost = self._lost[:]
+        g.reserves = self.reserves[:]
+        g.lost = self.lost[:]
         g._p, g._mover, g._pending = self._p, self._mover, self._pending
         g.to_move = self.to_move
         g._hist = self._hist[:]
@@ -538,7 +538,7 @@ class Game(_Game):
         if not isinstance(a, int) or not 0 <= a < _END:
             raise NotationError("not a gipf action: %r" % (a,))
         if a < NRAYS:
-            return name(RAY_DOT[a]) + "-" + name(_RAY_SPOTS[_RAY_START[a]])
+            return name(RAY_DOT[a]) + "-" + name(RAY_SPOTS[RAY_START[a]])
         if _segment(a) is None:
             raise NotationError("not a gipf action: %r (no segment of 4+ spots)" % a)
         lo, hi = divmod(a - _REMOVE, NSPOTS)
@@ -559,7 +559,7 @@ class Game(_Game):
                 raise NotationError("%r: not the end spots of 4+ on a line" % s)
             return a
         for r in range(NRAYS):
-            if RAY_DOT[r] == f and _RAY_SPOTS[_RAY_START[r]] == t:
+            if RAY_DOT[r] == f and RAY_SPOTS[RAY_START[r]] == t:
                 return r
         raise NotationError("%r: the spot is not next to the dot on a line" % s)
 
@@ -627,15 +627,15 @@ class Game(_Game):
         for s in range(NSPOTS):
             if s in (4, 9, 15, 22, 28, 33):
                 cells.append("/")
-            cells.append(".WB"[self._cell[s]])
-        return "%s %d %d %d %s" % ("".join(cells), self._res[0], self._res[1], self._p,
+            cells.append(".WB"[self.cells[s]])
+        return "%s %d %d %d %s" % ("".join(cells), self.reserves[0], self.reserves[1], self._p,
                                    str(self._mover) if self._pending else "-")
 
     def set_position(self, s):
         """Set up a position written by position(); the history starts afresh here."""
         f = s.split() if isinstance(s, str) else ()
         g = Game(**self.options)
-        cell, room = g._cell, bytearray(_LINE_LENGTH)
+        cell, room = g.cells, bytearray(_LINE_LENGTH)
         g._room = room
         why = "7 columns of 4,5,6,7,6,5,4 of '.WB' joined by '/', then 4 fields"
         try:
@@ -652,7 +652,7 @@ class Game(_Game):
                 raise ValueError
             why = "more pieces than the game has"
             for i in (0, 1):
-                if not 0 <= res[i] <= self._total[i] - g.on_board(i):
+                if not 0 <= res[i] <= self.totals[i] - g.on_board(i):
                     raise ValueError
             rows = (g._rows(1), g._rows(2))
             mine = rows[p] or ()
@@ -671,8 +671,8 @@ class Game(_Game):
                 raise ValueError
         except ValueError:
             raise NotationError("not a gipf position (%s): %r" % (why, s))
-        self._cell, self._room, self._res = cell, room, res
-        self._lost = [self._total[i] - res[i] - g.on_board(i) for i in (0, 1)]
+        self.cells, self._room, self.reserves = cell, room, res
+        self.lost = [self.totals[i] - res[i] - g.on_board(i) for i in (0, 1)]
         self._p, self._mover, self._pending = p, m, 0 if f[4] == "-" else 1
         self._hist, self._plies, self._result = history(), 0, None
         self.to_move = p

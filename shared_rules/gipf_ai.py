@@ -3,10 +3,10 @@
 A player loses when he must push with an empty reserve; pieces on the board may come back to
 the reserve through one's own rows, captured ones never do.  The search looks two plies deep
 at once (FIRST_DEPTH): one ply only tells pushes apart by what they capture at once.
-Reads the rules' documented state (gipf.py: _res, _lost, _total, _cell and the ray tables
-_RAY_SPOTS/_RAY_START).
+Reads the rules' public state, read-only (gipf.py: reserves, lost, totals, cells and the ray tables
+RAY_SPOTS/RAY_START).
 """
-from shared_rules.gipf import _RAY_SPOTS, _RAY_START, NRAYS as _NRAYS
+from shared_rules.gipf import RAY_SPOTS, RAY_START, NRAYS as _NRAYS
 
 NODES = (52, 234, 1439)  # work budgets of easy, normal, hard (tests/bench/ai.py)
 FIRST_DEPTH = 2  # my push and every answer to it, from the first iteration on
@@ -19,12 +19,12 @@ def evaluate(g, p):
     board pieces at a third of a reserve piece); running out of reserve is found by the
     search itself."""
     q = 1 - p
-    lost, total = g._lost, g._total
+    lost, total = g.lost, g.totals
     return 100 * (total[p] - lost[p] - total[q] + lost[q])
 
 
 _seen = bytearray(37)  # order()'s scratch: the empty spots already entered
-_ENTRY = bytes(_RAY_SPOTS[_RAY_START[r]] for r in range(_NRAYS))  # the spot a push enters
+_ENTRY = bytes(RAY_SPOTS[RAY_START[r]] for r in range(_NRAYS))  # the spot a push enters
 
 
 def order(g, acts):
@@ -33,7 +33,7 @@ def order(g, acts):
     n = len(acts)
     if not n or acts[0] >= _NRAYS:
         return acts
-    cell, seen, entry = g._cell, _seen, _ENTRY
+    cell, seen, entry = g.cells, _seen, _ENTRY
     k = 0
     for i in range(n):  # the chains to the front
         a = acts[i]

@@ -52,10 +52,10 @@ SQUARES = ("a1", "b1", "c1", "d1", "e1", "a2", "b2", "c2", "d2", "e2",
            "a5", "b5", "c5", "d5", "e5")
 
 
-_STEP = (1, -1, 5, -5, 6, -4, 4, -6)  # E W N S NE SE NW SW as square index steps
+STEP = (1, -1, 5, -5, 6, -4, 4, -6)  # E W N S NE SE NW SW as square index steps
 
 _FULL = const(0x1FFFFFF)  # the 25 squares
-# Per direction (in _STEP's order), three ints: the squares that have a neighbour that way,
+# Per direction (in STEP's order), three ints: the squares that have a neighbour that way,
 # and the shifts that take a mask one step that way (one of the two is 0: ints stay below
 # 2^25; their difference is the step).  One flat tuple: a tuple of tuples is built by code at
 # import, 2K of heap more.
@@ -135,8 +135,8 @@ def _fits(b, a):
 
 def _key(g):
     """The repetition key of g's position: the board, the side to act and the restriction."""
-    b, ban = g._b, g._ban
-    b[25] = ban >> 8 | g._p << 4
+    b, ban = g.board, g._ban
+    b[25] = ban >> 8 | g.acting << 4
     b[26] = ban & 255
     return bytes(b)
 
@@ -156,12 +156,12 @@ def _back(g):
     hist = g._hist
     info = pop(hist)
     a = pop(hist)
-    p = 1 - g._p
-    g.to_move = g._p = p
+    p = 1 - g.acting
+    g.to_move = g.acting = p
     g._ban = info & 4095
     g._passed = info >> 12 & 1
     g._result = None
-    b, masks = g._b, g._masks
+    b, masks = g.board, g._masks
     if a < _MOVE:
         b[a] = 0
         masks[0] ^= 1 << a
@@ -187,7 +187,7 @@ def _back(g):
             reds = _count_red(c, h)
             g._res[1] -= reds
             g._res[0] -= h - reds
-            g._score[c >> (h - 1) & 1] -= 1
+            g.scores[c >> (h - 1) & 1] -= 1
             b[t] = d | (c & ((1 << d) - 1)) << 3
             masks[0] ^= 1 << t
             masks[d] ^= 1 << t
@@ -199,6 +199,41 @@ def _back(g):
         masks[fh + n] ^= 1 << f
 
 
+def _read_stacks(field, s):
+    """The board of a position text's first field (25 stacks joined by ','): the squares'
+    bytes, the masks by height and the pieces of each side; NotationError if it is none."""
+    cells = field.split(",")
+    if len(cells) != 25:
+        raise NotationError("a mixtour position has 25 stacks (a1 b1 .. e5), not %d in %r"
+                            % (len(cells), s))
+    b = bytearray(27)
+    masks = [_FULL, 0, 0, 0, 0]
+    count = [0, 0]
+    for i in range(25):
+        c = cells[i]
+        if c == ".":
+            continue
+        if not 1 <= len(c) <= 4:
+            raise NotationError("square %s holds %r; a stack is '.' or 1 to 4 of 'W' "
+                                "and 'R' (5 or more leave the board)" % (SQUARES[i], c))
+        bits = 0
+        for k in range(len(c)):
+            if c[k] not in "WR":
+                raise NotationError("square %s holds %r; use 'W' and 'R'"
+                                    % (SQUARES[i], c))
+            side = c[k] == "R"
+            bits |= side << k
+            count[side] += 1
+        b[i] = len(c) | bits << 3
+        masks[0] ^= 1 << i
+        masks[len(c)] ^= 1 << i
+    for side in (0, 1):
+        if count[side] > PIECES:
+            raise NotationError("%s has more than %d pieces in %r"
+                                % (PLAYERS[side], PIECES, s))
+    return b, masks, count
+
+
 class Game(_Game):
     ID = ID
     OPTIONS = (("points_to_win", 1),)
@@ -207,12 +242,12 @@ class Game(_Game):
 
     def __init__(self, **options):
         _Game.__init__(self, **options)
-        self._goal = self.options["points_to_win"]
-        self._b = bytearray(27)  # 25 squares, then the key trailer (see _key)
+        self.goal = self.options["points_to_win"]
+        self.board = bytearray(27)  # 25 squares, then the key trailer (see _key)
         self._masks = [_FULL, 0, 0, 0, 0]  # the squares by height (module docstring)
         self._res = [PIECES, PIECES]
-        self._score = [0, 0]
-        self._p = 0  # the side to act, also once the game is over
+        self.scores = [0, 0]
+        self.acting = 0  # the side to act, also once the game is over
         self._ban = 0  # the move the side to act may not make (the reversal), 0: none
         self._passed = 0  # 1 when the last action was a pass
         self._hist = history()  # flat: action, packed state before it, ...
@@ -228,23 +263,23 @@ class Game(_Game):
 
     # -- what a display needs ---------------------------------------------------------------
     def height(self, i):
-        return self._b[i] & 7
+        return self.board[i] & 7
 
     def stack(self, i):
         """The owners (0 White, 1 Red) of the pieces on square i, bottom first."""
-        v = self._b[i]
+        v = self.board[i]
         return tuple(v >> (3 + k) & 1 for k in range(v & 7))
 
     def top(self, i):
         """The owner of the top piece on square i, None when empty."""
-        v = self._b[i]
+        v = self.board[i]
         return v >> (2 + (v & 7)) & 1 if v else None
 
     def reserve(self, p):
         return self._res[p]
 
     def score(self, p):
-        return self._score[p]
+        return self.scores[p]
 
     def restriction(self):
         """The move the side to act may not make (the reversal of the last move), or None."""
@@ -258,14 +293,14 @@ class Game(_Game):
         if self._result is not None or not 1 <= n <= 4:
             return []
         ban = self._ban
-        return [t for t in range(25) if move(f, n, t) != ban and _fits(self._b, move(f, n, t))]
+        return [t for t in range(25) if move(f, n, t) != ban and _fits(self.board, move(f, n, t))]
 
     def banned_targets(self, f, n):
         """Squares the top n pieces of square f could reach but for the reversal ban."""
         ban = self._ban
         if self._result is not None or not ban or not 1 <= n <= 4:
             return []
-        return [t for t in range(25) if move(f, n, t) == ban and _fits(self._b, ban)]
+        return [t for t in range(25) if move(f, n, t) == ban and _fits(self.board, ban)]
 
     def actions(self):
         hist = self._hist
@@ -280,11 +315,11 @@ class Game(_Game):
 
     # -- rules -----------------------------------------------------------------------------
     def legal(self):
-        """Entries, then moves by direction in _STEP's order, then distance, then the square
+        """Entries, then moves by direction in STEP's order, then distance, then the square
         moved onto, then pieces; or the pass when there is neither."""
         if self._result is not None:
             return []
-        masks, b = self._masks, self._b
+        masks, b = self._masks, self.board
         # Room for most positions' actions at once: grown from empty it doubles to 128 items
         # past 64, a kilobyte in one piece (what the smallest heap ran out of).
         out = [0] * 36
@@ -292,7 +327,7 @@ class Game(_Game):
         add = out.append
         empty = masks[0]
         square = _SQUARE_OF
-        if self._res[self._p]:
+        if self._res[self.acting]:
             e = empty
             while e:  # lowest square first
                 low = e & -e
@@ -333,21 +368,21 @@ class Game(_Game):
         if self._result is not None or not 0 <= a < _END:
             return False
         if a < _MOVE:
-            return self._res[self._p] > 0 and self._b[a] == 0
+            return self._res[self.acting] > 0 and self.board[a] == 0
         if a == PASS:
             return self.legal() == [PASS]
         if a == self._ban:
             return False
-        return _fits(self._b, a)
+        return _fits(self.board, a)
 
     def play_unchecked(self, a):
         # history per action: the action, then the restriction before it (12 bits) | the pass
         # flag before it << 12 | _COUNTED | the colours of a removed stack << 14 | _FRESH
-        p, b = self._p, self._b
+        p, b = self.acting, self.board
         hist = self._hist
         hist.append(a)
         hist.append(self._ban | self._passed << 12 | _COUNTED)  # unset if the game ends here
-        self.to_move = self._p = 1 - p
+        self.to_move = self.acting = 1 - p
         self._ban = 0
         if a == PASS:
             if self._passed:
@@ -389,9 +424,9 @@ class Game(_Game):
                     self._res[1] += reds
                     self._res[0] += h - reds
                     top = c >> (h - 1) & 1
-                    self._score[top] += 1
+                    self.scores[top] += 1
                     hist[-1] |= c << 14 | _FRESH
-                    if self._score[top] >= self._goal:
+                    if self.scores[top] >= self.goal:
                         self._result = (top, POINTS)
                         self.to_move = None
                         hist[-1] ^= _COUNTED
@@ -435,11 +470,11 @@ class Game(_Game):
 
     def copy(self):
         g = Game(**self.options)
-        g._b = bytearray(self._b)
+        g.board = bytearray(self.board)
         g._masks = self._masks[:]
         g._res = self._res[:]
-        g._score = self._score[:]
-        g._p = self._p
+        g.scores = self.scores[:]
+        g.acting = self.acting
         g.to_move = self.to_move
         g._ban = self._ban
         g._passed = self._passed
@@ -505,14 +540,34 @@ class Game(_Game):
         """E.g. `.,W,RW,.,... 0 1 0 b2-a1`: the 25 stacks a1 b1 .. e1 a2 .. e5 bottom first
         ('.' empty), White's and Red's scores, the side to act, then the banned move, '-' for
         none or 'pass' when the last action was a pass.  Reserves: the pieces not on the board."""
-        b = self._b
+        b = self.board
         cells = []
         for i in range(25):
             v = b[i]
             cells.append("".join("WR"[v >> (3 + k) & 1] for k in range(v & 7)) or ".")
         last = "pass" if self._passed else self.text(self._ban) if self._ban else "-"
-        return "%s %d %d %d %s" % (",".join(cells), self._score[0], self._score[1], self._p,
+        return "%s %d %d %d %s" % (",".join(cells), self.scores[0], self.scores[1], self.acting,
                                    last)
+
+    def _check_restriction(self, b, masks, count, p, last, ban, won, s):
+        """NotationError unless the restriction can stand in this position; returns the
+        reserves."""
+        g = Game(**self.options)
+        g.board, g._masks, g._res = b, masks, [PIECES - count[0], PIECES - count[1]]
+        why = None
+        if won and last != "-":  # the scoring move ended the game and bans nothing
+            why = "none after the winning score"
+        elif ban:
+            if not _fits(b, ban):  # recorded only when the reversal is possible
+                why = "not possible here"
+        elif last == "pass":
+            g.acting = 1 - p  # the one who passed had nothing else but, at most, a banned move
+            acts = g.legal()
+            if len(acts) > 1 or acts[0] < _MOVE:
+                why = "the one who passed had a move"
+        if why:
+            raise NotationError("restriction: %s, in %r" % (why, s))
+        return g._res
 
     def set_position(self, s):
         """Set up a position written by position(); the history starts afresh here."""
@@ -520,38 +575,10 @@ class Game(_Game):
         if len(fields) != 5:
             raise NotationError("a mixtour position is 25 stacks joined by ',', two scores, "
                                 "the side to act and the restriction, not %r" % (s,))
-        cells = fields[0].split(",")
-        if len(cells) != 25:
-            raise NotationError("a mixtour position has 25 stacks (a1 b1 .. e5), not %d in %r"
-                                % (len(cells), s))
-        b = bytearray(27)
-        masks = [_FULL, 0, 0, 0, 0]
-        count = [0, 0]
-        for i in range(25):
-            c = cells[i]
-            if c == ".":
-                continue
-            if not 1 <= len(c) <= 4:
-                raise NotationError("square %s holds %r; a stack is '.' or 1 to 4 of 'W' "
-                                    "and 'R' (5 or more leave the board)" % (SQUARES[i], c))
-            bits = 0
-            for k in range(len(c)):
-                if c[k] not in "WR":
-                    raise NotationError("square %s holds %r; use 'W' and 'R'"
-                                        % (SQUARES[i], c))
-                side = c[k] == "R"
-                bits |= side << k
-                count[side] += 1
-            b[i] = len(c) | bits << 3
-            masks[0] ^= 1 << i
-            masks[len(c)] ^= 1 << i
-        for side in (0, 1):
-            if count[side] > PIECES:
-                raise NotationError("%s has more than %d pieces in %r"
-                                    % (PLAYERS[side], PIECES, s))
+        b, masks, count = _read_stacks(fields[0], s)
         score = []
         for f in fields[1:3]:
-            if not f.isdigit() or int(f) > self._goal:
+            if not f.isdigit() or int(f) > self.goal:
                 raise NotationError("scores: each 0 to points_to_win, in %r" % s)
             score.append(int(f))
         if fields[3] not in ("0", "1"):
@@ -563,25 +590,11 @@ class Game(_Game):
             if not _MOVE <= ban < PASS:
                 raise NotationError("the restriction is a move like b2-a1, '-' or 'pass', "
                                     "not %r" % last)
-        won = [side for side in (0, 1) if score[side] == self._goal]
+        won = [side for side in (0, 1) if score[side] == self.goal]
         if len(won) == 2:
             raise NotationError("scores: both reached points_to_win, in %r" % s)
-        g = Game(**self.options)
-        g._b, g._masks, g._res = b, masks, [PIECES - count[0], PIECES - count[1]]
-        why = None
-        if won and last != "-":  # the scoring move ended the game and bans nothing
-            why = "none after the winning score"
-        elif ban:
-            if not _fits(b, ban):  # recorded only when the reversal is possible
-                why = "not possible here"
-        elif last == "pass":
-            g._p = 1 - p  # the one who passed had nothing else but, at most, a banned move
-            acts = g.legal()
-            if len(acts) > 1 or acts[0] < _MOVE:
-                why = "the one who passed had a move"
-        if why:
-            raise NotationError("restriction: %s, in %r" % (why, s))
-        self._b, self._masks, self._score, self._p, self._res = b, masks, score, p, g._res
+        reserve = self._check_restriction(b, masks, count, p, last, ban, won, s)
+        self.board, self._masks, self.scores, self.acting, self._res = b, masks, score, p, reserve
         self._passed = 1 if last == "pass" else 0
         self._ban = ban
         self._hist, self._seen = history(), {}

@@ -2,10 +2,10 @@
 
 A stack whose top piece is yours, moved onto a stack as high as the distance to it, scores
 when the two make five: such a move is a threat, and the side to act with one wins.
-Reads the rules' documented board (mixtour.py: _b, one byte per square, height | colours << 3
-with bit k the owner of the k-th piece from the bottom; _score, _goal, _p).
+Reads the rules' public state, read-only (mixtour.py: board, one byte per square, height |
+colours << 3 with bit k the owner of the k-th piece from the bottom; scores, goal, acting).
 """
-from shared_rules.mixtour import _STEP, PASS, move
+from shared_rules.mixtour import STEP, PASS, move
 
 NODES = (36, 138, 765)  # work budgets of easy, normal, hard (tests/bench/ai.py)
 
@@ -45,7 +45,7 @@ def _threats(b):
             if n < need:
                 continue
             t = f
-            step = _STEP[d]
+            step = STEP[d]
             for k in range(1, n + 1):
                 t += step
                 w = b[t]
@@ -63,19 +63,19 @@ def evaluate(g, p):
     """Points (when more than one is needed to win), then threats: the side to act with one
     scores at once (so wins when one point is all it needs), two or more threats of the side
     that waits cannot all be parried; then the stacks each side tops, by height."""
-    b, score, q = g._b, g._score, 1 - p
+    b, score, q = g.board, g.scores, 1 - p
     d = score[p] - score[q]
     v = 2000 * (d if -30 < d < 30 else 30 if d > 0 else -30)  # |v| stays far below WIN
     t = _threats(b)
     mine, theirs = (t >> 8, t & 255) if p else (t & 255, t >> 8)
-    if g._p == p:
+    if g.acting == p:
         if mine:
-            return v + (30000 if g._goal - score[p] == 1 else 1800)
+            return v + (30000 if g.goal - score[p] == 1 else 1800)
         if theirs > 1:
             v -= 1500
     else:
         if theirs:
-            return v - (30000 if g._goal - score[q] == 1 else 1800)
+            return v - (30000 if g.goal - score[q] == 1 else 1800)
         if mine > 1:
             v += 1500
     v += 300 * (mine - theirs)
@@ -94,8 +94,8 @@ def evaluate(g, p):
 def order(g, acts):
     """Scoring moves of one's own colour first, then moves that top a stack of 3 or 4, then
     the rest (entries, small moves and the pass) as they come.  In place."""
-    b = g._b
-    p = g._p
+    b = g.board
+    p = g.acting
     n = len(acts)
     k = 0
     for level in (5, 3):

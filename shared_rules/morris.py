@@ -16,8 +16,10 @@ except ImportError:
         return x
 
 from shared_rules.core import (Game as _Game, IllegalMove, NotationError, BLOCKED, MEN,
-                               REPETITION, _int, _type)
+                               REPETITION)
 
+# one look-up where play() tests the type of every action (see shared_rules/core.py)
+_type, _int = type, int
 ID = "morris"
 NAME = "Nine Men's Morris"
 PLAYERS = ("Red", "Green")
@@ -148,6 +150,28 @@ def _in_mills(board):
     return side | cross | cross << 8 | cross << 16
 
 
+def _read_position(s):
+    """The fields of a position text, its two boards, hands, side to act and removals owed;
+    NotationError for text that is not one."""
+    fields = s.split() if isinstance(s, str) else ()
+    if len(fields) != 7 or len(fields[0]) != 24:
+        raise NotationError("a morris position is 24 of '.RG' and six fields, not %r" % (s,))
+    board = [0, 0]
+    for i, c in enumerate(fields[0]):
+        if c not in ".RG":
+            raise NotationError("point %s holds %r; use '.', 'R' or 'G'" % (POINTS[i], c))
+        if c != ".":
+            board[c == "G"] |= 1 << i
+    try:
+        hand = [int(fields[1]), int(fields[2])]
+        p, pending = int(fields[3]), int(fields[4])
+    except ValueError:
+        raise NotationError("hands, side and removals must be numbers in %r" % s)
+    if p not in (0, 1) or not 0 <= pending <= 2:
+        raise NotationError("side to act is 0 or 1 and removals owed 0..2 in %r" % s)
+    return fields, board, hand, p, pending
+
+
 def _refuse(field, why, text):
     """The error for position text that play cannot reach: it names the field and says why
     (one format, so that the messages stay short: they are strings on the device's heap)."""
@@ -186,12 +210,12 @@ class Game(_Game):
         _Game.__init__(self, **options)
         self._double = self.options["double_mill_takes_two"]
         self._no_returns = self.options["no_immediate_returns"]
-        self._board = [0, 0]
-        self._hand = [_STONES, _STONES]
-        self._men = [0, 0]
+        self.board = [0, 0]
+        self.hand = [_STONES, _STONES]
+        self.men = [0, 0]
         self._ban = [0, 0]  # the move each player may not make next (0: none)
-        self._p = 0  # the side to act, also once the game is over
-        self._pending = 0  # removals still owed by the side to act
+        self.acting = 0  # the side to act, also once the game is over
+        self.pending = 0  # removals still owed by the side to act
         # Per action, in bytearrays (a list of ints costs 8 bytes an item on a 64-bit port and
         # doubles as it grows): 2 bytes of the action and what undo cannot derive from it,
         # a | owed << 10 | p << 12 (removals owed and the mover, before it); and 2 bytes of
@@ -212,21 +236,21 @@ class Game(_Game):
     # -- what a display needs ---------------------------------------------------------------
     def stone_at(self, i):
         """0 or 1 for the owner of the stone on point i, None when empty."""
-        if self._board[0] >> i & 1:
+        if self.board[0] >> i & 1:
             return 0
-        return 1 if self._board[1] >> i & 1 else None
+        return 1 if self.board[1] >> i & 1 else None
 
     def in_hand(self, p):
-        return self._hand[p]
+        return self.hand[p]
 
     def on_board(self, p):
-        return self._men[p]
+        return self.men[p]
 
     def removals_pending(self):
-        return self._pending
+        return self.pending
 
     def flying(self, p):
-        return self._hand[p] == 0 and self._men[p] == 3
+        return self.hand[p] == 0 and self.men[p] == 3
 
     def actions(self):
         h = self._hist
@@ -241,7 +265,7 @@ class Game(_Game):
 
     # -- rules -----------------------------------------------------------------------------
     def _removable(self):
-        opp = self._board[1 - self._p]
+        opp = self.board[1 - self.acting]
         free = opp & ~_in_mills(opp)
         return free if free else opp
 
@@ -249,14 +273,14 @@ class Game(_Game):
         p = self.to_move
         if p is None:
             return []
-        board = self._board
-        if self._pending:
+        board = self.board
+        if self.pending:
             free = self._removable()
             return _points(free, REMOVE)
         empty = _FULL & ~(board[0] | board[1])
-        if self._hand[p]:
+        if self.hand[p]:
             return [t for t in _EACH if empty >> t & 1]
-        out = _flights(board[p], empty) if self._men[p] == 3 else _steps(board[p], empty)
+        out = _flights(board[p], empty) if self.men[p] == 3 else _steps(board[p], empty)
         if self._no_returns:  # bans come with the option only
             ban = self._ban[p]
             if ban and ban in out:
@@ -269,13 +293,13 @@ class Game(_Game):
         # every error, goes core's way (where parse() tests membership of legal())
         p = self.to_move
         if _type(a) is _int and p is not None:
-            board = self._board
+            board = self.board
             empty = _FULL & ~(board[0] | board[1])
-            if self._pending:
+            if self.pending:
                 if REMOVE <= a < _END and self._removable() >> a - REMOVE & 1:
                     self.play_unchecked(a)
                     return
-            elif self._hand[p]:
+            elif self.hand[p]:
                 if 0 <= a < MOVE and empty >> a & 1:
                     self.play_unchecked(a)
                     return
@@ -284,18 +308,18 @@ class Game(_Game):
                 t = a - MOVE - f * 24
                 # a step or flight: own stone at f, t empty, not banned, t next to f or flying
                 if (MOVE <= a < REMOVE and board[p] >> f & empty >> t & 1
-                        and (_ADJ[f] >> t & 1 or self._men[p] == 3)
+                        and (_ADJ[f] >> t & 1 or self.men[p] == 3)
                         and not (self._no_returns and a == self._ban[p])):
                     self.play_unchecked(a)
                     return
         _Game.play(self, a)
 
     def _has_move(self, p):
-        if self._men[p] == 3:
+        if self.men[p] == 3:
             return True  # at least 12 points are empty and only one move is ever banned
         # (no local for the boards: one more would put the frame on MicroPython's heap)
-        empty = _FULL & ~(self._board[0] | self._board[1])
-        own = self._board[p] & _next_to(empty)  # the stones that can step
+        empty = _FULL & ~(self.board[0] | self.board[1])
+        own = self.board[p] & _next_to(empty)  # the stones that can step
         ban = self._ban[p]
         if not own or not ban or own & (own - 1):
             return own != 0  # the ban forbids one move: a second stone that can step has another
@@ -308,26 +332,26 @@ class Game(_Game):
         # that MicroPython keeps the frame (11 words) off the heap: the search plays every
         # action through here, and in a heap full of live objects a frame taken from it
         # costs more than the rest of a ply.
-        p = self._p
+        p = self.acting
         b = self._hist
-        f = a | self._pending << 10 | p << 12
+        f = a | self.pending << 10 | p << 12
         b.append(f & 255)
         b.append(f >> 8)
-        b = self._board
+        b = self.board
         if a >= REMOVE:
             self._fixed.append(len(self._hist) - 2)
             f = a - REMOVE  # the point emptied
             m = ~(1 << f)  # (apart: the frame holds a shallow stack only)
             b[1 - p] &= m
-            self._men[1 - p] -= 1
-            self._pending -= 1
-            if self._men[1 - p] + self._hand[1 - p] < 3:
+            self.men[1 - p] -= 1
+            self.pending -= 1
+            if self.men[1 - p] + self.hand[1 - p] < 3:
                 self._keys.extend(_NO_KEY)
                 self._result, self.to_move = (p, MEN), None
                 return
-            if self._pending and self._men[1 - p] == 0:
-                self._pending = 0
-            if self._pending:
+            if self.pending and self.men[1 - p] == 0:
+                self.pending = 0
+            if self.pending:
                 self._keys.extend(_NO_KEY)
                 return
         else:
@@ -336,8 +360,8 @@ class Game(_Game):
                 f = -1  # a placement empties no point
                 m = 1 << a
                 b[p] |= m
-                self._hand[p] -= 1
-                self._men[p] += 1
+                self.hand[p] -= 1
+                self.men[p] += 1
             else:
                 a -= MOVE
                 f = a // 24  # the point emptied
@@ -355,16 +379,16 @@ class Game(_Game):
             t = b[p] & m == m
             m = _MILLS_AT[a + 24]
             t += b[p] & m == m
-            if t and self._men[1 - p]:
-                self._pending = 2 if t == 2 and self._double else 1
+            if t and self.men[1 - p]:
+                self.pending = 2 if t == 2 and self._double else 1
                 self._keys.extend(_NO_KEY)
                 return
         # The turn has ended, emptying point f (-1: none).  a, m and t are free now: a
         # becomes the side to act.  Record the key of the position (in _keys, as the last
         # action's 2 bytes) if it can repeat, and decide the game's end.
         a = 1 - p
-        self.to_move = self._p = a
-        if self._hand[a]:
+        self.to_move = self.acting = a
+        if self.hand[a]:
             self._keys.extend(_NO_KEY)
             return
         # Equal keys are a fast necessary test (bytearray.count runs in C): a third
@@ -394,7 +418,7 @@ class Game(_Game):
         """How often the current position has occurred.  Placements and removals cannot be
         undone, so only the moves since the last of them are walked back, on copies of the
         boards; this keeps no table of past positions, which would outgrow a small heap."""
-        b0, b1 = self._board
+        b0, b1 = self.board
         ban = self._ban[:]
         hist, bans = self._hist, self._bans
         j = len(bans)  # the bans kept by the moves walked back so far end here
@@ -415,7 +439,7 @@ class Game(_Game):
             if self._no_returns:
                 j -= 2
                 ban[p] = bans[j] | bans[j + 1] << 8
-            if (p == self._p and b0 == self._board[0] and b1 == self._board[1]
+            if (p == self.acting and b0 == self.board[0] and b1 == self.board[1]
                     and ban[0] == self._ban[0] and ban[1] == self._ban[1]):
                 seen += 1
             i -= 2
@@ -432,20 +456,20 @@ class Game(_Game):
         hist[n:] = b""
         self._keys[n:] = b""
         p = h >> 12
-        self.to_move = self._p = p
-        self._pending = h >> 10 & 3
+        self.to_move = self.acting = p
+        self.pending = h >> 10 & 3
         self._result = None
         h &= 1023  # the action
-        hist = self._board
+        hist = self.board
         if h >= REMOVE:
             self._fixed.pop()
             hist[1 - p] |= 1 << (h - REMOVE)
-            self._men[1 - p] += 1
+            self.men[1 - p] += 1
         elif h < MOVE:
             self._fixed.pop()
             hist[p] &= ~(1 << h)
-            self._men[p] -= 1
-            self._hand[p] += 1
+            self.men[p] -= 1
+            self.hand[p] += 1
         else:
             h -= MOVE
             n = h // 24  # from
@@ -459,12 +483,12 @@ class Game(_Game):
 
     def copy(self):
         g = Game(**self.options)
-        g._board = self._board[:]
-        g._hand = self._hand[:]
-        g._men = self._men[:]
+        g.board = self.board[:]
+        g.hand = self.hand[:]
+        g.men = self.men[:]
         g._ban = self._ban[:]
-        g._p, g.to_move = self._p, self.to_move
-        g._pending = self._pending
+        g.acting, g.to_move = self.acting, self.to_move
+        g.pending = self.pending
         g._hist = self._hist[:]
         g._keys = self._keys[:]
         g._bans = self._bans[:]
@@ -500,7 +524,7 @@ class Game(_Game):
         return _point(s, s)
 
     def _turn_start(self):
-        return self._pending == 0
+        return self.pending == 0
 
     def split_turn(self, s):
         parts = s.strip().split("x")
@@ -517,28 +541,30 @@ class Game(_Game):
         cells = "".join(".RG"[0 if s is None else s + 1]
                         for s in (self.stone_at(i) for i in range(24)))
         bans = ["-" if b == 0 else self.text(b) for b in self._ban]
-        return "%s %d %d %d %d %s %s" % (cells, self._hand[0], self._hand[1], self._p,
-                                         self._pending, bans[0], bans[1])
+        return "%s %d %d %d %d %s %s" % (cells, self.hand[0], self.hand[1], self.acting,
+                                         self.pending, bans[0], bans[1])
 
     def set_position(self, s):
         """Set up a position written by position(); the history starts afresh here."""
-        fields = s.split() if isinstance(s, str) else ()
-        if len(fields) != 7 or len(fields[0]) != 24:
-            raise NotationError("a morris position is 24 of '.RG' and six fields, not %r" % (s,))
-        board = [0, 0]
-        for i, c in enumerate(fields[0]):
-            if c not in ".RG":
-                raise NotationError("point %s holds %r; use '.', 'R' or 'G'" % (POINTS[i], c))
-            if c != ".":
-                board[c == "G"] |= 1 << i
-        try:
-            hand = [int(fields[1]), int(fields[2])]
-            p, pending = int(fields[3]), int(fields[4])
-        except ValueError:
-            raise NotationError("hands, side and removals must be numbers in %r" % s)
+        fields, board, hand, p, pending = _read_position(s)
         men = [bin(b).count("1") for b in board]
-        if p not in (0, 1) or not 0 <= pending <= 2:
-            raise NotationError("side to act is 0 or 1 and removals owed 0..2 in %r" % s)
+        short = self._check_counts(board, men, hand, p, pending, s)
+        bans = self._read_bans(fields[5:], hand, s)
+        self.board, self.hand, self.men, self._ban = board, hand, men, bans
+        self.to_move = self.acting = p
+        self.pending = pending
+        self._hist, self._keys, self._bans = bytearray(), bytearray(), bytearray()
+        self._fixed, self._result = [0], None
+        self._start = self.position()
+        q = 1 - p
+        if short[q]:  # the removal that left him short ended the game (removals may be owed)
+            self._result, self.to_move = (p, MEN), None
+        elif pending == 0 and not hand[p] and not self._has_move(p):
+            self._result, self.to_move = (q, BLOCKED), None  # as play_unchecked decides
+
+    def _check_counts(self, board, men, hand, p, pending, s):
+        """NotationError unless the stones, the side to act and the removals owed can come
+        about in play; returns which sides are short of 3 stones."""
         for side in (0, 1):
             if not 0 <= hand[side] or men[side] + hand[side] > _STONES:
                 raise _refuse("stones in hand", "%s's on the board and in hand are not 0 to %d"
@@ -558,8 +584,12 @@ class Game(_Game):
             ahead = hand[1] - hand[0]  # Red places first: 0 or 1 placements ahead of Green
             if ahead != (1 if (p == 1) != bool(acted) else 0):
                 raise _refuse("stones in hand", "Red places first, then each in turn", s)
+        return short
+
+    def _read_bans(self, fields, hand, s):
+        """The two moves that may not be undone at once (no_immediate_returns), 0 for none."""
         bans = []
-        for side, b in enumerate(fields[5:]):
+        for b in fields:
             a = 0 if b == "-" else self._parse(b)
             if a and not MOVE <= a < REMOVE:
                 raise NotationError("a ban is a move like d7-d6 or '-', not %r" % b)
@@ -568,13 +598,4 @@ class Game(_Game):
             if a and (hand[0] or hand[1]):
                 raise _refuse("ban", "no move while stones are in hand", s)
             bans.append(a)
-        self._board, self._hand, self._men, self._ban = board, hand, men, bans
-        self.to_move = self._p = p
-        self._pending = pending
-        self._hist, self._keys, self._bans = bytearray(), bytearray(), bytearray()
-        self._fixed, self._result = [0], None
-        self._start = self.position()
-        if short[q]:  # the removal that left him short ended the game (removals may be owed)
-            self._result, self.to_move = (p, MEN), None
-        elif pending == 0 and not hand[p] and not self._has_move(p):
-            self._result, self.to_move = (q, BLOCKED), None  # as play_unchecked decides
+        return bans

@@ -1,7 +1,7 @@
 """What the device opponent knows about Nine Men's Morris (see shared_rules/search.py).
 
-For speed it reads the rules' documented representation (morris.py: the two 24-bit boards
-_board, _hand, _men, _pending, _p) instead of calling stone_at() 24 times per position.
+For speed it reads the rules' public state, read-only (morris.py: the two 24-bit boards
+board, hand, men, pending, acting) instead of calling stone_at() 24 times per position.
 """
 from shared_rules.morris import MILLS, MOVE, REMOVE
 
@@ -31,12 +31,12 @@ def evaluate(g, p):
     mobility: stones that can move, while moving (not flying), or that keep a free
     neighbour, while placing."""
     q = 1 - p
-    b, hand, men = g._board, g._hand, g._men
+    b, hand, men = g.board, g.hand, g.men
     mine, theirs = b[p], b[q]
     v = (men[p] + hand[p] - men[q] - hand[q]) * 1000
-    owed = g._pending
+    owed = g.pending
     if owed:
-        v += owed * 900 if g._p == p else -owed * 900
+        v += owed * 900 if g.acting == p else -owed * 900
     jump_p = hand[p] or men[p] == 3  # reaches any hole
     jump_q = hand[q] or men[q] == 3
     holes_p = holes_q = 0  # the holes each side can fill next
@@ -59,16 +59,11 @@ def evaluate(g, p):
                 h = m & ~y
                 if jump_q or _movable(theirs & ~m, h):
                     holes_q |= h
-    if (g._p == p) != bool(owed):  # p acts next (after the removals owed, if any)
-        if holes_p:
-            v += 300
-        if holes_q & (holes_q - 1):
-            v -= 150
+    # a hole the side acting next fills is a mill; the other must hold two to get one
+    if (g.acting == p) != bool(owed):  # p acts next (after the removals owed, if any)
+        v += 300 * (holes_p != 0) - 150 * (holes_q & (holes_q - 1) != 0)
     else:
-        if holes_q:
-            v -= 300
-        if holes_p & (holes_p - 1):
-            v += 150
+        v += 150 * (holes_p & (holes_p - 1) != 0) - 300 * (holes_q != 0)
     empty = _FULL & ~(mine | theirs)
     if not hand[p] and not hand[q]:  # moving: mobility, unless flying
         if men[p] > 3:
@@ -95,25 +90,30 @@ def _thirds(own, other):
     return holes & _FULL & ~(own | other)
 
 
+def _order_removals(acts, mine, theirs):
+    """The removals of stones in the other's open twos first, in place."""
+    hot = 0  # the other's stones in open twos
+    for m in MILLS:
+        y = theirs & m
+        if y and y != m and y & (y - 1) and not mine & m:
+            hot |= y
+    k = 0
+    for i in range(len(acts)):
+        a = acts[i]
+        if hot >> (a - REMOVE) & 1:
+            acts[i], acts[k] = acts[k], a
+            k += 1
+    return acts
+
+
 def order(g, acts):
     """Mill-closing actions first, then blocks of the other's open twos; removals of stones
     in the other's open twos first.  In place (no list is made: less for the collector)."""
-    p = g._p
-    mine, theirs = g._board[p], g._board[1 - p]
+    p = g.acting
+    mine, theirs = g.board[p], g.board[1 - p]
     n = len(acts)
     if n and acts[0] >= REMOVE:
-        hot = 0  # the other's stones in open twos
-        for m in MILLS:
-            y = theirs & m
-            if y and y != m and y & (y - 1) and not mine & m:
-                hot |= y
-        k = 0
-        for i in range(n):
-            a = acts[i]
-            if hot >> (a - REMOVE) & 1:
-                acts[i], acts[k] = acts[k], a
-                k += 1
-        return acts
+        return _order_removals(acts, mine, theirs)
     close = _thirds(mine, theirs)
     k = 0
     if close:

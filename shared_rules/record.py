@@ -39,17 +39,13 @@ def check_json(raw, max_len=MAX_LINE, max_depth=MAX_DEPTH):
             follow -= 1
             continue
         if b >= 0x80:  # the first byte of a character of 2, 3 or 4 bytes
-            follow = 1 if 0xC2 <= b <= 0xDF else 2 if 0xE0 <= b <= 0xEF else 3 if (
-                0xF0 <= b <= 0xF4) else -1
-            if follow < 0:
-                raise ValueError("not UTF-8 text")
+            follow = _continuations(b)
         elif in_string:
             if escaped:
                 escaped = False
-            elif b == 92:  # backslash
-                escaped = True
-            elif b == 34:  # closing quote
-                in_string = False
+            else:
+                escaped = b == 92  # a backslash
+                in_string = b != 34  # not the closing quote
         elif b == 34:
             in_string = True
         elif b == 91 or b == 123:  # [ {
@@ -60,6 +56,17 @@ def check_json(raw, max_len=MAX_LINE, max_depth=MAX_DEPTH):
             depth -= 1
     if follow:
         raise ValueError("not UTF-8 text")
+
+
+def _continuations(b):
+    """How many bytes follow `b`, the first byte of a UTF-8 character beyond ASCII."""
+    if 0xC2 <= b <= 0xDF:
+        return 1
+    if 0xE0 <= b <= 0xEF:
+        return 2
+    if 0xF0 <= b <= 0xF4:
+        return 3
+    raise ValueError("not UTF-8 text")
 
 
 def game_line(game_id, options, players, fw, start=None):

@@ -21,8 +21,10 @@ except ImportError:
     def const(x):
         return x
 
-from shared_rules.core import Game as _Game, IllegalMove, NotationError, SCORE, _int, _type
+from shared_rules.core import Game as _Game, IllegalMove, NotationError, SCORE
 
+# one look-up where play() tests the type of every action (see shared_rules/core.py)
+_type, _int = type, int
 ID = "rhombus"
 NAME = "Rhombus"
 PLAYERS = ("Black", "White")
@@ -34,8 +36,8 @@ _NONE = const(64)      # no current Line with a free cell
 _SECRET = const(5)     # a bid made whose value is hidden (views only)
 _CELLS = const(64)
 STONES = const(52)     # stones per player; always enough to place (see RULINGS.md)
-# The state apart from the cells is one small int, _s, so that a history entry is just
-# action | _s << 7 and undo() restores it in one store:
+# The state apart from the cells is one small int, state, so that a history entry is just
+# action | state << 7 and undo() restores it in one store:
 #   bits 0-2 Black's bid, 3-5 White's bid (0 not yet, 1..4, _SECRET), 6-8 / 9-11 stones
 #   Black / White still place this turn, 12 the side to act, 13 who goes first, 14-20 the
 #   next cell of the Current Line (_NONE: none), 21 set when that Line is filled downwards
@@ -155,16 +157,17 @@ def _cell(name, s):
 
 class Game(_Game):
     ID = ID
+    SECRETS = True  # the bids (hidden(), view_for())
     OPTIONS = ()
 
     def __init__(self, **options):
         _Game.__init__(self, **options)
-        self._cells = bytearray(_CELLS)  # 0 empty, 1 Black, 2 White
+        self.cells = bytearray(_CELLS)  # 0 empty, 1 Black, 2 White
         # the bids, stones to place, side to act (also once the game is over), who goes
         # first this turn (while placing) / went first last turn, and the Current Line's next
         # cell and direction: see the bits above _BID_BITS (to_move mirrors its side bit)
-        self._s = _NONE << _CUR_AT
-        self._hist = _history()  # one int per action: action | _s before it << 7
+        self.state = _NONE << _CUR_AT
+        self.hist = _history()  # one int per action: action | _s before it << 7
         # the free edge cells, ascending as in EDGES: what legal() offers when no Line is under
         # way, kept as they fill and empty rather than sought among the 28 every time
         self._free = list(EDGES)
@@ -172,22 +175,22 @@ class Game(_Game):
     # -- what a display needs (none of it shows a pending bid) -------------------------------
     def stone_at(self, i):
         """0 or 1 for the owner of the stone on cell i, None when empty."""
-        c = self._cells[i]
+        c = self.cells[i]
         return c - 1 if c else None
 
     def on_board(self, p):
-        return _count(self._cells, p + 1)
+        return _count(self.cells, p + 1)
 
     def filled(self):
-        return _CELLS - _count(self._cells, 0)
+        return _CELLS - _count(self.cells, 0)
 
     def bidding(self):
         """True while the bids of a turn are being chosen."""
-        return self._result is None and not self._s & _LEFT
+        return self._result is None and not self.state & _LEFT
 
     def _bid(self, p):
         """p's bid as kept: 0 not yet, 1..4, _SECRET."""
-        return self._s >> 3 * p & _BID_BITS
+        return self.state >> 3 * p & _BID_BITS
 
     def bid(self, p):
         """p's bid this turn: 0 not yet made, 1..4 once both are revealed, -1 made but secret.
@@ -200,15 +203,15 @@ class Game(_Game):
 
     def to_place(self, p):
         """Stones p still has to place this turn (after the end: the surplus dropped)."""
-        return self._s >> _LEFT_AT + 3 * p & 7
+        return self.state >> _LEFT_AT + 3 * p & 7
 
     def first(self):
         """Who places first this turn (while placing), else who did in the last turn."""
-        return self._s >> _FIRST_AT & 1
+        return self.state >> _FIRST_AT & 1
 
     def next_cell(self):
         """The cell the next stone must go on, or None when any free edge cell will do."""
-        cur = self._s >> _CUR_AT & _CUR_BITS
+        cur = self.state >> _CUR_AT & _CUR_BITS
         return None if cur == _NONE else cur
 
     def current_line(self):
@@ -219,7 +222,7 @@ class Game(_Game):
     def towers(self, p):
         """Heights of p's Towers on the board as it stands: Black's maximal runs along the
         ranks (a->h), White's along the files (1->8)."""
-        cells, own, out = self._cells, p + 1, []
+        cells, own, out = self.cells, p + 1, []
         for a in range(8):
             run = 0
             for b in range(8):
@@ -240,7 +243,7 @@ class Game(_Game):
     def _scores(self):
         """Both scores, the towers tallied by height in one pass over the board in place of
         lists of them: both end every game."""
-        cells = self._cells
+        cells = self.cells
         tally = bytearray(18)  # towers of each height: Black's at 1..8, White's at 10..17
         down = bytearray(8)  # the height of White's tower so far in each file
         i = 0
@@ -272,18 +275,18 @@ class Game(_Game):
                              + 8 * tally[k + 8]) for k in (0, 9)]
 
     def actions(self):
-        return [h & 127 for h in self._hist]
+        return [h & 127 for h in self.hist]
 
     def plies(self):
-        return len(self._hist)
+        return len(self.hist)
 
     def last(self, back=1):
-        return self._hist[-back] & 127 if 0 < back <= len(self._hist) else None
+        return self.hist[-back] & 127 if 0 < back <= len(self.hist) else None
 
     # -- hidden information --------------------------------------------------------------------
     def _hidden_from(self, p):
         """True when the other player has a bid pending that p must not see."""
-        s = self._s  # the search asks at every node: the fields read in place
+        s = self.state  # the search asks at every node: the fields read in place
         return (self._result is None and not s & _LEFT and s >> 3 - 3 * p & _BID_BITS != 0
                 and s >> 3 * p & _BID_BITS == 0)
 
@@ -301,14 +304,14 @@ class Game(_Game):
         g = self.copy()
         q = 1 - p
         if self._hidden_from(p) and self._bid(q) != _SECRET:
-            g._s = g._s & ~(_BID_BITS << 3 * q) | _SECRET << 3 * q
-            if g._hist:
-                g._hist[-1] = g._hist[-1] & ~127 | HIDDEN_BID
+            g.state = g.state & ~(_BID_BITS << 3 * q) | _SECRET << 3 * q
+            if g.hist:
+                g.hist[-1] = g.hist[-1] & ~127 | HIDDEN_BID
         return g
 
     # -- rules -----------------------------------------------------------------------------
     def legal(self):
-        s = self._s
+        s = self.state
         if not s & _LEFT:  # bidding, or the end with no stone left to place
             return [] if self._result is not None else [BID, BID + 1, BID + 2, BID + 3]
         cur = s >> _CUR_AT & _CUR_BITS
@@ -320,12 +323,12 @@ class Game(_Game):
 
     def _is_legal(self, a):
         # what legal() offers, but a bid that waits on Black's hidden one (see view_for)
-        return a in self.legal() and (a < BID or self._s & _BID_BITS != _SECRET)
+        return a in self.legal() and (a < BID or self.state & _BID_BITS != _SECRET)
 
     def play(self, a):
         # _is_legal(a) tested here without a call (or legal()'s list): a play of every ply
         if _type(a) is _int:
-            s = self._s
+            s = self.state
             if s & _LEFT:  # placing: the Current Line's next cell, or a free edge cell
                 cur = s >> _CUR_AT & _CUR_BITS
                 if a == cur if cur != _NONE else a in self._free:
@@ -345,23 +348,23 @@ class Game(_Game):
         _Game.play(self, a)
 
     def play_unchecked(self, a):
-        s = self._s
-        self._hist.append(a | s << 7)
+        s = self.state
+        self.hist.append(a | s << 7)
         p = s >> _P_AT & 1
         if a >= BID:
             b = _SECRET if a == HIDDEN_BID else a - (BID - 1)
             if p == 0:
-                self._s = s | b | 1 << _P_AT
+                self.state = s | b | 1 << _P_AT
                 self.to_move = 1
                 return
             b0 = s & _BID_BITS
             first = 0 if b0 < b else 1 if b < b0 else s >> _FIRST_AT & 1
-            self._s = (s & ~(1 << _P_AT | 1 << _FIRST_AT) | b << 3 | b0 << _LEFT_AT
+            self.state = (s & ~(1 << _P_AT | 1 << _FIRST_AT) | b << 3 | b0 << _LEFT_AT
                        | b << _LEFT_AT + 3 | first << _P_AT | first << _FIRST_AT)
             self.to_move = first
             return
-        self._cells[a] = p + 1
-        cursor = s >> _CUR_AT  # bits 14-21, the top of _s
+        self.cells[a] = p + 1
+        cursor = s >> _CUR_AT  # bits 14-21, the top of state
         if a == cursor & _CUR_BITS:
             cursor = _ALONG[cursor]
             if cursor & _CUR_BITS == _NONE:  # the Line's last cell, an edge cell
@@ -373,7 +376,7 @@ class Game(_Game):
         s = (s & ~_CURSOR | cursor << _CUR_AT) - one
         # the board is full once no Line is under way and no edge cell is free to start one
         if cursor & _CUR_BITS == _NONE and not self._free:
-            self._s = s
+            self.state = s
             self._score_board()
             return
         if not s & 7 * one:  # p has placed his stones
@@ -383,7 +386,7 @@ class Game(_Game):
             else:  # the turn is over: bids cleared, Black bids
                 s &= ~(_BIDS | 1 << _P_AT)
                 self.to_move = 0
-        self._s = s
+        self.state = s
 
     def _score_board(self):
         """The board is full: decide the game by the two scores."""
@@ -392,15 +395,15 @@ class Game(_Game):
         self.to_move = None
 
     def undo(self):
-        if not self._hist:
+        if not self.hist:
             raise IllegalMove("nothing to take back")
-        h = self._hist.pop()
+        h = self.hist.pop()
         a = h & 127
-        self._s = s = h >> 7
+        self.state = s = h >> 7
         self.to_move = s >> _P_AT & 1
         self._result = None
         if a < BID:
-            self._cells[a] = 0
+            self.cells[a] = 0
             if (a & 7) % 7 == 0 or (a >> 3) % 7 == 0:  # an edge cell, back among the free
                 free = self._free
                 free.append(a)
@@ -408,9 +411,9 @@ class Game(_Game):
 
     def copy(self):
         g = Game(**self.options)
-        g._cells = bytearray(self._cells)
-        g._s = self._s
-        g._hist = self._hist[:]
+        g.cells = bytearray(self.cells)
+        g.state = self.state
+        g.hist = self.hist[:]
         g._free = self._free[:]
         g._result = self._result
         g.to_move = self.to_move
@@ -419,7 +422,7 @@ class Game(_Game):
 
     def _state(self):
         """Everything, the secret included: for tests only."""
-        return (bytes(self._cells), self._s, tuple(self._hist), tuple(self._free), self._result,
+        return (bytes(self.cells), self.state, tuple(self.hist), tuple(self._free), self._result,
                 self.to_move, self._start)
 
     # -- notation --------------------------------------------------------------------------
@@ -442,7 +445,7 @@ class Game(_Game):
         return _cell(s, s)
 
     def _turn_start(self):
-        return self._result is not None or not self._s & _BIDS
+        return self._result is not None or not self.state & _BIDS
 
     def split_turn(self, s):
         """'3:2 a1 b1 a2 b2 c1' -> ['bid3', 'bid2', 'a1', 'b1', 'a2', 'b2', 'c1']."""
@@ -477,7 +480,7 @@ class Game(_Game):
     # "................................................................ -:- 0:0 0".  A pending
     # bid is written '?'.  The side to act and the Current Line follow from these.
     def position(self):
-        cells = "".join(".BW"[c] for c in self._cells)
+        cells = "".join(".BW"[c] for c in self.cells)
         b0, b1 = self._bid(0), self._bid(1)
         if b0 and b1 and b0 != _SECRET and b1 != _SECRET:
             bids = "%d:%d" % (b0, b1)
@@ -537,11 +540,11 @@ class Game(_Game):
                 raise NotationError("Line %s..%s is not the one Current Line, filled from an "
                                     "end, in %r" % (cell_name(line[0]), cell_name(line[-1]), s))
         p = (first if left[first] else second) if b1 else 0
-        self._cells = cells
-        self._s = (bid[0] | bid[1] << 3 | left[0] << _LEFT_AT | left[1] << _LEFT_AT + 3
+        self.cells = cells
+        self.state = (bid[0] | bid[1] << 3 | left[0] << _LEFT_AT | left[1] << _LEFT_AT + 3
                    | p << _P_AT | first << _FIRST_AT | cur << _CUR_AT
                    | (_DOWN if step < 0 else 0) << _CUR_AT)
-        self._hist, self._result, self.to_move = _history(), None, p
+        self.hist, self._result, self.to_move = _history(), None, p
         self._free = [e for e in EDGES if cells[e] == 0]
         self._start = self.position()
         if n == _CELLS:

@@ -10,8 +10,8 @@ It is kept cheap: 8-bit masks per rank (Black's towers) and per file (White's), 
 lengths a 256-entry table packs into one small int; prepare() builds the masks of each
 pattern at the root of a search and evaluate() changes only those of the stones placed
 since.  The bids are the search's generic simultaneous choice.
-Reads the rules' documented state (rhombus.py: _cells, 0 empty, 1 Black, 2 White, cell
-i = rank * 8 + file; _hist, one int per action with the action in its low 7 bits; _s, the
+Reads the rules' public state, read-only (rhombus.py: cells, 0 empty, 1 Black, 2 White, cell
+i = rank * 8 + file; hist, one int per action with the action in its low 7 bits; state, the
 stones to place, the side to act and the Current Line's next cell and direction).
 """
 from array import array
@@ -77,7 +77,7 @@ def _sum8(m, at):
 
 def prepare(g):
     """Called by the search at its root: the masks of the position as it stands."""
-    cells = g._cells
+    cells = g.cells
     bm, wm, bem, wem = [0] * 8, [0] * 8, [255] * 8, [255] * 8
     for i in range(64):
         c = cells[i]
@@ -95,8 +95,8 @@ def prepare(g):
             fb[k + j] = bm[j] | bem[j] & _BLACK[k + j]
             fw[k + j] = wm[j] | wem[j] & _WHITE[k + j]
     r = _root
-    n = len(g._hist)
-    r[0], r[1], r[2] = id(g), n, g._hist[n - 1] if n else None
+    n = len(g.hist)
+    r[0], r[1], r[2] = id(g), n, g.hist[n - 1] if n else None
     r[3], r[4] = fb, fw
     r[5] = [_sum8(fb, k) for k in range(0, 8 * FILLS, 8)]
     r[6] = [_sum8(fw, k) for k in range(0, 8 * FILLS, 8)]
@@ -106,7 +106,7 @@ def _update(g):
     """Fill _sums for g: the root's, changed by the stones placed since the root and by those
     still owed along the Current Line."""
     r = _root
-    hist = g._hist
+    hist = g.hist
     n = r[1]
     if r[0] != id(g) or len(hist) < n or (n and hist[n - 1] != r[2]):
         prepare(g)
@@ -116,9 +116,9 @@ def _update(g):
     fsb, fsw = _sums
     fsb[:] = r[5]
     fsw[:] = r[6]
-    runs, cells, black = _RUNS, g._cells, _BLACK
+    runs, cells, black = _RUNS, g.cells, _BLACK
     i = r[1]
-    s = g._s  # its fields (rhombus.py): stones to place at bits 6 and 9, side 12, cursor 14-21
+    s = g.state  # its fields (rhombus.py): stones to place at bits 6 and 9, side 12, cursor 14-21
     cur, step = s >> 14 & 127, -7 if s >> 21 & 1 else 7
     p = s >> 12 & 1
     left0, left1 = s >> 6 & 7, s >> 9 & 7
@@ -129,7 +129,7 @@ def _update(g):
             if a >= 64:
                 continue
             c = cells[a]
-        elif cur != _NONE and (left0 or left1) and g._result is None:
+        elif cur != _NONE and (left0 or left1) and g.to_move is not None:
             a = cur
             n = a + step
             cur = n if 0 <= n < 64 and LINE[n] == LINE[a] else _NONE

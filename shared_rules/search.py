@@ -25,7 +25,8 @@ contract: play() without its legality check).  A level is a budget of units, not
 so the device plays the same moves on every runtime and at any speed; tests/bench/ai.py
 translates budgets into think time on an RP2040.
 
-Hidden information, generically: the search only ever sees game.view_for(p).  When the last
+Hidden information, generically (games whose Game.SECRETS is True): the search only ever
+sees game.view_for(p).  When the last
 action(s) of that view are hidden (view.hidden() > 0), it undoes them and tries every
 alternative; when the searching player's own action would be hidden from the other player
 (playing it makes hidden() > 0), the other player's reply is made without seeing it.  Either
@@ -42,8 +43,6 @@ try:
 except ImportError:
     def const(x):
         return x
-
-from shared_rules.core import Game as _Game
 
 LEVELS = ("easy", "normal", "hard")
 DEFAULT = "normal"
@@ -125,15 +124,14 @@ class Search:
             return
         # an action that the next player answers without seeing it ends a line of play:
         # the position after it is evaluated (only the root treats it as a matrix game)
-        self._secret = type(g).hidden is not _Game.hidden
+        self._secret = g.SECRETS
         acts = g.legal()
         if rng is not None:  # equal actions: the seed decides
             for i in range(len(acts) - 1, 0, -1):
                 j = rng.below(i + 1)
                 acts[i], acts[j] = acts[j], acts[i]
-        order = getattr(ai, "order", None)
-        if order is not None:
-            acts = order(g, acts)
+        self._order = order = getattr(ai, "order", _as_given)
+        acts = order(g, acts)
         self._acts[0] = acts
         self._max[0] = g.to_move == me
         # the first iteration may go deeper at once when the budget can pay for it (about
@@ -153,36 +151,46 @@ class Search:
         """Search on for at most about `work` units; True once the answer is ready."""
         if self.done:
             return True
+        stop = min(self.nodes + work, self.budget)
+        while True:
+            if self._d < 0:  # a new iteration, one ply deeper
+                if self.nodes >= self.budget or self.depth >= self.max_iter:
+                    self._finish(-1, self.nodes)
+                    return True
+                self._begin_iteration()
+            if not self._walk(stop):  # out of work for this step
+                if self.nodes >= self.budget:
+                    self._finish(self._d, self.nodes)
+                    return True
+                return False
+            if self.done:  # the iteration gave the answer
+                return True
+
+    def _begin_iteration(self):
+        self._d = 0
+        self._idx[0] = 0
+        self._lo[0], self._hi[0] = -INF, INF
+        self._val[0] = -INF if self._max[0] else INF
+        self._arg[0] = None
+        self._rem[0] = self.depth + self._skip
+        self._cut = False
+
+    def _walk(self, stop):
+        """Search the iteration under way until `stop` units of work are done (False), or to
+        its end (True): the tree is walked with play/undo on one game, a frame per ply."""
         g, me = self.g, self.me
         do = g.play_unchecked  # no legality check: the actions come from legal()
-        evaluate = self.ai.evaluate
-        order = getattr(self.ai, "order", None)
+        evaluate, order = self.ai.evaluate, self._order
         acts, idx, lo, hi = self._acts, self._idx, self._lo, self._hi
         val, arg, ismax, rem, killer = self._val, self._arg, self._max, self._rem, self._killer
         d, nodes = self._d, self.nodes
-        stop = nodes + work
-        budget = self.budget
         top = MAX_DEPTH
         secret = self._secret
         while True:
-            if d < 0:  # a new iteration, one ply deeper
-                if nodes >= budget or self.depth >= self.max_iter:
-                    self._finish(d, nodes)
-                    return True
-                d = 0
-                idx[0] = 0
-                lo[0], hi[0] = -INF, INF
-                val[0] = -INF if ismax[0] else INF
-                arg[0] = None
-                rem[0] = self.depth + self._skip
-                self._cut = False
             la = acts[d]
             i = idx[d]
             if i < len(la) and lo[d] < hi[d]:
-                if nodes >= budget or nodes >= stop:
-                    if nodes >= budget:
-                        self._finish(d, nodes)
-                        return True
+                if nodes >= stop:
                     self._d, self.nodes = d, nodes
                     return False
                 a = la[i]
@@ -207,9 +215,7 @@ class Search:
                     d += 1
                     if d == len(acts):
                         self._grow()
-                    child = g.legal()
-                    if order is not None:
-                        child = order(g, child)
+                    child = order(g, g.legal())
                     k = killer[d]
                     if k is not None and k != child[0] and k in child:
                         i = child.index(k)  # to the front, in place
@@ -228,30 +234,22 @@ class Search:
             else:  # frame d is finished: its value goes to its parent
                 v = val[d]
                 if d == 0:
-                    self._iteration_done(v, arg[0])
-                    if self.done:
-                        self._d, self.nodes = -1, nodes
-                        return True
-                    d = -1
-                    continue
+                    self._d, self.nodes = -1, nodes
+                    self._iteration_done(v, arg[0])  # done, or one ply deeper next
+                    return True
                 acts[d] = None
                 d -= 1
                 a = acts[d][idx[d] - 1]
                 g.undo()
             # back up v, the value of action a, into frame d
-            if ismax[d]:
-                if v > val[d]:
-                    val[d], arg[d] = v, a
-                    if v > lo[d]:
-                        lo[d] = v
-                        if v >= hi[d]:
-                            killer[d] = a
-            elif v < val[d]:
+            if v > val[d] if ismax[d] else v < val[d]:
                 val[d], arg[d] = v, a
-                if v < hi[d]:
-                    hi[d] = v
-                    if v <= lo[d]:
-                        killer[d] = a
+                if ismax[d]:
+                    lo[d] = v if v > lo[d] else lo[d]
+                else:
+                    hi[d] = v if v < hi[d] else hi[d]
+                if lo[d] >= hi[d]:  # a cut-off (the window was open before a)
+                    killer[d] = a
 
     def _grow(self):
         for frame in (self._acts, self._arg, self._killer):
@@ -298,6 +296,11 @@ class Search:
         self._d, self.nodes, self.done = -1, nodes, True
 
 
+def _as_given(g, acts):
+    """The order of a companion module that gives none."""
+    return acts
+
+
 def _terminal(r, me, ply):
     w = r[0]
     if w is None:
@@ -315,20 +318,20 @@ def start(game, p, ai, level=DEFAULT, seed=1, nodes=None):
     g = game.view_for(p)
     if g.to_move != p:
         raise ValueError("player %r is not to act" % (p,))
-    if type(g).hidden is not _Game.hidden:  # a game with secrets
+    if g.SECRETS:
         k = g.hidden()
         if k > 1:
             raise ValueError("%d hidden actions: only one is handled" % k)
         from shared_rules.simultaneous import Simultaneous  # only games with secrets load it
         if k:  # the other player's last action is secret: undo it and try every alternative
             g.undo()
-            return Simultaneous(g, p, ai, nodes, rng, False)
+            return Simultaneous(g, p, ai, nodes, rng, False, Search)
         acts = g.legal()
         g.play(acts[0])
         k = g.hidden()
         g.undo()
         if k and len(acts) > 1:  # mine will be secret when the other player answers it
-            return Simultaneous(g, p, ai, nodes, rng, True)
+            return Simultaneous(g, p, ai, nodes, rng, True, Search)
     return Search(g, p, ai, nodes, rng)
 
 

@@ -1,14 +1,13 @@
 """Choices made at the same time (a sealed bid): the search's matrix game, solved by
 fictitious play (see shared_rules/search.py, "Hidden information").  A module of its own so
-that only games with secrets (Rhombus) load it: the others keep its heap.
+that only games with secrets (Rhombus) load it: the others keep its heap.  The search hands it
+the Search class that values the cells, so that this module imports nothing of the search's.
 """
 try:
     from micropython import const
 except ImportError:
     def const(x):
         return x
-
-from shared_rules.search import INF, Search
 
 _CLAMP = const(20000)  # matrix payoffs are clamped to this (wins included)
 ROUNDS = const(64)  # fictitious-play rounds that solve a matrix game
@@ -20,10 +19,12 @@ class Simultaneous:
     matrix game is solved by fictitious play and my action is drawn from the result.
 
     g is positioned where the first of the two actions is chosen; mine_first says whose it
-    is (mine: the other chooses without seeing it; theirs: it was hidden from me and undone)."""
+    is (mine: the other chooses without seeing it; theirs: it was hidden from me and undone).
+    search: the class whose value mode values a cell (shared_rules.search.Search)."""
 
-    def __init__(self, g, me, ai, nodes, rng, mine_first):
+    def __init__(self, g, me, ai, nodes, rng, mine_first, search):
         self.g, self.me, self.ai, self.rng = g, me, ai, rng
+        self.search = search
         self.mine_first = mine_first
         first = g.legal()
         g.play(first[0])
@@ -60,7 +61,7 @@ class Simultaneous:
                     g.play(self.rows[i])
                 self.nodes += 2
                 work -= 2
-                self.sub = Search(g, self.me, self.ai, self.cell_budget, value_only=True,
+                self.sub = self.search(g, self.me, self.ai, self.cell_budget, value_only=True,
                                   max_depth=1)
             sub = self.sub
             before = sub.nodes
@@ -94,10 +95,10 @@ def mixed(pay, nr, nc):
     mine = [0] * nr
     gain = [0] * nr  # each row's payoff against the columns played so far
     loss = [0] * nc  # each column's payoff (to me) against the rows played so far
-    r, worst = 0, -INF  # start from my maximin row
+    r, worst = 0, None  # start from my maximin row
     for i in range(nr):
         w = min(pay[i * nc:i * nc + nc])
-        if w > worst:
+        if worst is None or w > worst:
             r, worst = i, w
     for _ in range(ROUNDS):
         mine[r] += 1

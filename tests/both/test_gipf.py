@@ -96,7 +96,7 @@ def derive_tables():
             sl[rs[lo[l] + k] * 3 + l // 7] = l
             sp[rs[lo[l] + k] * 3 + l // 7] = k
     ray_line = [sl[rs[ro[r]] * 3 + rdir[r] % 3] for r in range(42)]
-    return {"_NAMES": spots + dots, "_RAY_SPOTS": rs, "_RAY_START": ro, "RAY_DOT": ray_dot,
+    return {"_NAMES": spots + dots, "RAY_SPOTS": rs, "RAY_START": ro, "RAY_DOT": ray_dot,
             "RAY_LINE": ray_line, "_LINE_START": lo, "_LINE_LENGTH": ll, "_SPOT_LINE": sl,
             "_SPOT_PLACE": sp, "_LINE_RAYS": [r for l in range(21) for r in range(42)
                                                if ray_line[r] == l],
@@ -106,7 +106,7 @@ def derive_tables():
 
 def test_tables():
     tables = derive_tables()
-    for name in ("_NAMES", "_RAY_SPOTS", "_RAY_START", "RAY_DOT", "RAY_LINE", "_LINE_START",
+    for name in ("_NAMES", "RAY_SPOTS", "RAY_START", "RAY_DOT", "RAY_LINE", "_LINE_START",
                  "_LINE_LENGTH", "_SPOT_LINE", "_SPOT_PLACE", "_LINE_RAYS", "_LINE_OF_BIT"):
         value = getattr(gipf, name)
         assert (value if name == "_NAMES" else list(value)) == tables[name], name

@@ -334,8 +334,8 @@ def test_rhombus_evaluation_counts_as_the_rules_do():
             for k in range(ai.FILLS):
                 full = h.copy()
                 for i in range(64):
-                    if not full._cells[i]:
-                        full._cells[i] = 2 - (ai._BLACK[k * 8 + (i >> 3)] >> (i & 7) & 1)
+                    if not full.cells[i]:
+                        full.cells[i] = 2 - (ai._BLACK[k * 8 + (i >> 3)] >> (i & 7) & 1)
                 ends += full.score(0) - full.score(1)
             assert ai.evaluate(g, 0) == ends - ai.FILLS // 2 == -ai.evaluate(g, 1), g.position()
             acts = g.legal()
