@@ -17,7 +17,7 @@ import os  # noqa: E402
 import random  # noqa: E402
 import time  # noqa: E402
 
-from views import load as load_view, result_card
+from views import BACK, load as load_view, result_card
 from views.canvas import Canvas
 from views import palette
 
@@ -70,7 +70,7 @@ class Play:
         if not s.human_to_move():
             return
         a = self.view.handle(g, self.ui, button, kind, now)
-        if a == self.view.BACK:
+        if a == BACK:
             if not s.has_device() and s.seat is None and g.plies():  # take back, one board
                 s.undo()
                 while g.hidden() and g.plies():  # a secret made visible by the undo

@@ -5,14 +5,16 @@ A view module for game G (views/G.py) offers:
   HELP                           {option name: what it does, in a few words of the 3x5
                                  font's letters}: scrolled the first time the option shows
   CHOICES                        {option name: tuple of values to cycle through}
-  new_ui(game)                   the view's state for a game (cursor, selection, ...): a views.UI
-  handle(game, ui, button, kind) -> an action to play, or None (ui may change); an illegal
-                                 press sets ui.refused so the screen can show a cue
-  render(game, ui, canvas, t)    draw the game on the canvas at time t (ms, for blinking)
+  new_ui(game)                   the view's state for a game (cursor, selection, ...): a
+                                 subclass of views.UI
+  handle(game, ui, button, kind, now)
+                                 -> an action to play, BACK for a BACK press the view did not
+                                 use (ui.back()), or None (ui may change); an illegal press
+                                 calls ui.refuse(now) so the screen can show a cue
+  render(game, ui, canvas, now)  draw the game on the canvas at time now (ms, for blinking)
   sync(game, ui)                 after an action made elsewhere (device, serial, undo)
   keys_for(game, ui, action)     the (button, kind) presses that make `action` from this ui
                                  state (for tests, demos and help), without changing ui
-  BACK                           what handle returns for a BACK press it did not use
   SHOWS_RESULT (optional)        True if render draws the game-over screen itself
   holds(game, ui, now) (optional) True while the view shows what the player must see before
                                  the device acts (Rhombus's reveal of both bids): it waits
@@ -26,12 +28,48 @@ REASONS = {"men": "MEN", "blocked": "BLK", "repetition": "REP", "reserve": "RES"
            "double_pass": "PAS", "points": "PTS", "score": "SCO"}
 
 
+BACK = "back"  # what handle() returns for a BACK press that the view did not use
+REFUSED_MS = 400  # how long a refused press shows its cue
+
+
 class UI:
     """What every view's state (its new_ui) has besides its own: the colours of the two
-    sides, the moment until which a refused press shows its cue, and no cursor in replays."""
+    sides, the moment until which a refused press shows its cue, and no cursor in replays
+    or on the other board's turn.  The app sets the first and the last (paint); the view
+    the rest."""
     colours = palette.SAFE
     refused = 0  # ms
     cursor_hidden = False
+
+    def paint(self, colours, cursor_hidden=False):
+        self.colours = colours
+        self.cursor_hidden = cursor_hidden
+
+    def refuse(self, now):
+        """Show the cue of a press that does nothing here, for REFUSED_MS from now."""
+        self.refused = now + REFUSED_MS
+
+    def drop(self):
+        """Let go of what the player holds (a stone picked up, a bid being chosen): True if
+        there was something.  The views with something to hold override it."""
+        return False
+
+    def back(self):
+        """A BACK press: it drops what is held, else it is the app's (take back, the menu)."""
+        return None if self.drop() else BACK
+
+
+def blink(now, period=400):
+    """True in the lit half of a blink of `period` ms."""
+    return now // period % 2 == 0
+
+
+def bar(canvas, p, k, colour):
+    """Pixel k of side p's bar: the bottom row for side 0, the right column for side 1."""
+    if p:
+        canvas.set(15, k, colour)
+    else:
+        canvas.set(k, 15, colour)
 
 
 def route(start, goal, step):

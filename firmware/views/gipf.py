@@ -20,13 +20,12 @@ arrow points at the dot's other ray, OK pushes, BACK returns to the dots.  A row
 blinks on a dimmed board, with white dots at both ends of its line: arrows go to the next
 row, OK takes it."""
 from shared_rules.gipf import NRAYS, RAY_DOT, index, ray_spots
-from views import UI as _UI, palette, route
+from views import UI as _UI, bar, blink as blinking, palette, route
 from views.canvas import dim
 
 LABELS = {"handicap": "HCP"}
 HELP = {"handicap": "HANDICAP: EXTRA PIECES FOR WHITE/BLACK"}
 CHOICES = {"handicap": ((0, 0), (1, 0), (2, 0), (3, 0), (0, 1), (0, 2), (0, 3))}
-BACK = "back"  # returned when BACK was not used by the view
 
 NSPOTS = 37  # points 0..36 are spots, 37..60 dots
 DIRS = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
@@ -62,6 +61,10 @@ class UI(_UI):
         self.gone = b""  # what the last action took: spot, colour (0/1) pairs
         self.gone_t = 0  # when their blinking began; None: at the next frame
         self.ply = 0
+
+    def drop(self):
+        held, self.dot = self.dot, None
+        return held is not None
 
 
 def new_ui(game):
@@ -168,10 +171,7 @@ def keys_for(game, ui, action):
 
 def handle(game, ui, button, kind, now=0):
     if button == "back":
-        if ui.dot is not None:
-            ui.dot = None
-            return None
-        return BACK
+        return ui.back()
     if game.to_move is None:
         return None
     arrow = button in DIRS
@@ -185,7 +185,7 @@ def handle(game, ui, button, kind, now=0):
         if arrow:
             ray = ray_step(game, ui.dot, ui.ray, button)
             if ray == ui.ray:
-                ui.refused = now + 400  # no other ray that way
+                ui.refuse(now)  # no other ray that way
             ui.ray = ray
             return None
         if button == "ok":
@@ -200,7 +200,7 @@ def handle(game, ui, button, kind, now=0):
         if rays:
             ui.dot, ui.ray = ui.cursor, rays[0]
         else:
-            ui.refused = now + 400
+            ui.refuse(now)
     return None
 
 
@@ -217,7 +217,7 @@ def _line_dots(game, a):
 
 def render(game, ui, canvas, now):
     canvas.clear()
-    blink = now // 400 % 2 == 0
+    blink = blinking(now)
     seg = ()
     if game.removal_pending():
         rows = ui.rows
@@ -233,7 +233,7 @@ def render(game, ui, canvas, now):
 def _spots(game, ui, canvas, now, seg):
     """The spots and their pieces (dimmed but for the selected row while one is chosen), and
     what the last action took."""
-    colours, pending, blink = ui.colours, bool(seg), now // 400 % 2 == 0
+    colours, pending, blink = ui.colours, bool(seg), blinking(now)
     for s in range(NSPOTS):
         p = game.piece_at(s)
         if p is None:
@@ -262,7 +262,7 @@ def _spots(game, ui, canvas, now, seg):
 def _dots(game, ui, canvas, now, seg):
     """The dots (legal ones hinted, the last push's amber), the cursor or the push previewed,
     or the ends of the selected row's line."""
-    colours, mover, blink = ui.colours, game.to_move, now // 400 % 2 == 0
+    colours, mover, blink = ui.colours, game.to_move, blinking(now)
     legal = ui.hints if not seg else b""
     hint = dim(colours[mover], 1, 3) if mover is not None else 0
     for d in range(NSPOTS, 61):
@@ -316,7 +316,7 @@ def _bars(game, ui, canvas, blink):
                 c = GONE
             else:
                 continue
-            canvas.set(k, 15, c) if p == 0 else canvas.set(15, k, c)
+            bar(canvas, p, k, c)
     result = game.result()
     side = game.to_move if result is None else result[0]
     if side is not None:

@@ -20,13 +20,12 @@ or move is left, the board and a PASS card take turns: OK passes (an arrow shows
 magenta).  A pass shows PASS in the passer's colour once, and until the next action the gap
 crossings glow in that colour."""
 from shared_rules.mixtour import PASS, SQUARES, move
-from views import UI as _UI, palette, route
+from views import UI as _UI, bar, blink as blinking, palette, route
 from views.canvas import dim
 
 LABELS = {"points_to_win": "PTS"}
 HELP = {"points_to_win": "POINTS TO WIN: STACKS OF 5 SCORE 1"}
 CHOICES = {"points_to_win": (1, 2, 3, 5)}
-BACK = "back"  # returned when BACK was not used by the view
 
 CX = bytes(3 * (i % 5) for i in range(25))  # left pixel column of each square's block
 CY = bytes(3 * (4 - i // 5) for i in range(25))  # top pixel row
@@ -56,6 +55,12 @@ class UI(_UI):
         self.cells = bytearray(25)  # per square its height | owners << 3 (bit k: k-th piece)
         self.hints = bytearray(25)  # per square, for the lifted pieces: TARGET, BARRED or 0
         self.shown = None  # when the pass or score announcement was first drawn
+
+    def drop(self):
+        if self.sel is None:
+            return False
+        _lift(None, self, None, 1)  # put down: no game needed
+        return True
 
 
 def new_ui(game):
@@ -169,13 +174,10 @@ def handle(game, ui, button, kind, now=0):
     if game.to_move is None:
         return None
     if button == "back":
-        if ui.sel is not None:
-            _lift(game, ui, None, 1)
-            return None
-        return BACK
+        return ui.back()
     if button in ("up", "down", "left", "right"):
         if ui.forced:
-            ui.refused = now + 400  # nothing to choose: OK passes
+            ui.refuse(now)  # nothing to choose: OK passes
         else:
             ui.cursor = step(ui.cursor, button)
         return None
@@ -201,7 +203,7 @@ def handle(game, ui, button, kind, now=0):
     elif game.height(c) and _movable(game, c):
         _lift(game, ui, c, 1)
         return None
-    ui.refused = now + 400
+    ui.refuse(now)
     return None
 
 
@@ -234,29 +236,49 @@ def _card(canvas, colour, ok, blink):
 
 def render(game, ui, canvas, now):
     canvas.clear()
-    colours = ui.colours
-    mover = game.to_move
-    over = mover is None
-    blink = now // BLINK_MS % 2 == 0
+    over = game.to_move is None
+    blink = blinking(now, BLINK_MS)
     if ui.shown is None or now < ui.shown:
         ui.shown = now
     since = now - ui.shown
-    if not over:
-        if ui.passer is not None and since < PASS_MS:
-            _card(canvas, colours[ui.passer], False, blink)  # the other side passed
-            return
-        if ui.forced and now < ui.refused:  # an arrow: nothing to choose, only the pass
-            _card(canvas, palette.REFUSED, True, True)
-            return
-        if ui.forced and now % FORCED_MS[1] >= FORCED_MS[0]:
-            _card(canvas, colours[mover], True, blink)
-            return
+    if not over and _announced(ui, canvas, now, since, blink, game.to_move):
+        return
     sel = None if over else ui.sel
+    _stacks(game, ui, canvas, sel, blink, since)
+    _marks(ui, canvas, sel, over)
+    if not over and not ui.cursor_hidden and not ui.forced:
+        if now < ui.refused:
+            _ring(canvas, ui.cursor, palette.REFUSED, True, True)
+        elif blink:
+            _ring(canvas, ui.cursor, palette.CURSOR, True, True)
+    _bars(game, ui.colours, canvas, over)
+    canvas.set(15, 15, _side_colour(game, ui, blink))
+
+
+def _announced(ui, canvas, now, since, blink, mover):
+    """The pass card, shown instead of the board: the other side passed, or this side can
+    only pass (by turns with the board, or at once after an arrow).  True if shown."""
+    colours = ui.colours
+    if ui.passer is not None and since < PASS_MS:
+        _card(canvas, colours[ui.passer], False, blink)  # the other side passed
+    elif ui.forced and now < ui.refused:  # an arrow: nothing to choose, only the pass
+        _card(canvas, palette.REFUSED, True, True)
+    elif ui.forced and now % FORCED_MS[1] >= FORCED_MS[0]:
+        _card(canvas, colours[mover], True, blink)
+    else:
+        return False
+    return True
+
+
+def _stacks(game, ui, canvas, sel, blink, since):
+    """The 25 squares: the stacks' pieces, the lifted ones gone on every other blink; the
+    empty squares tinted while entries are open, a stack just scored flashing."""
+    colours, mover = ui.colours, game.to_move
     lifted = 4
     if sel is not None and not blink:
         lifted = (ui.cells[sel] & 7) - ui.n
     tint = palette.POINT
-    if not over and sel is None and not ui.cursor_hidden and game.reserve(mover) \
+    if mover is not None and sel is None and not ui.cursor_hidden and game.reserve(mover) \
             and not ui.forced:
         tint = dim(colours[mover], 1, 4)  # entries are open
     flash = ui.scored is not None and since < SCORE_MS and since // 150 % 2 == 0
@@ -276,8 +298,12 @@ def render(game, ui, canvas, now):
             if k < h and not (i == sel and k >= lifted):
                 colour = colours[v >> (3 + k) & 1]
             canvas.set(x + DX[k], y + DY[k], colour)
+
+
+def _marks(ui, canvas, sel, over):
+    """In the gaps: who passed, the last move's squares, where the lifted pieces may go."""
     if ui.passer is not None and not over:  # the gap crossings: that side passed
-        c = dim(colours[ui.passer], 1, 4)
+        c = dim(ui.colours[ui.passer], 1, 4)
         for y in (2, 5, 8, 11):
             for x in (2, 5, 8, 11):
                 canvas.set(x, y, c)
@@ -287,37 +313,36 @@ def render(game, ui, canvas, now):
             _ring(canvas, frm, dim(palette.LAST, 1, 2), False, True)
         _ring(canvas, to, palette.LAST, False, True)
     if sel is not None:
-        hint = TARGET_COLOUR
         hints = ui.hints
         for t in range(25):
             if hints[t] == TARGET:
-                _ring(canvas, t, hint, True, False)
+                _ring(canvas, t, TARGET_COLOUR, True, False)
             elif hints[t] == BARRED:
                 _ring(canvas, t, BANNED, True, True)
-    if not over and not ui.cursor_hidden and not ui.forced:
-        if now < ui.refused:
-            _ring(canvas, ui.cursor, palette.REFUSED, True, True)
-        elif blink:
-            _ring(canvas, ui.cursor, palette.CURSOR, True, True)
+
+
+def _bars(game, colours, canvas, over):
+    """Each side's reserve (a pixel for two pieces, dim for one) and its points (pips) along
+    its bar, the side not acting dimmed."""
     goal = game.options["points_to_win"]
     pips = goal if goal < PIPS else PIPS
     for p in (0, 1):
-        colour = colours[p] if over or p == mover else dim(colours[p], 1, 2)
+        colour = colours[p] if over or p == game.to_move else dim(colours[p], 1, 2)
         r = game.reserve(p)
         for k in range((r + 1) // 2):
-            c = colour if 2 * k + 1 < r else dim(colour, 1, 3)
-            canvas.set(k, 15, c) if p == 0 else canvas.set(15, k, c)
+            bar(canvas, p, k, colour if 2 * k + 1 < r else dim(colour, 1, 3))
         if goal > 1:
             s = game.score(p)
             for k in range(pips):
-                c = palette.CURSOR if k < s else palette.POINT
-                j = 15 - pips + k
-                canvas.set(j, 15, c) if p == 0 else canvas.set(15, j, c)
-    result = game.result()
-    if not over:
-        side = colours[mover] if blink or not ui.forced else 0
-    elif result[0] is not None:
-        side = colours[result[0]]
-    else:
-        side = colours[0] if blink else colours[1]
-    canvas.set(15, 15, side)
+                bar(canvas, p, 15 - pips + k, palette.CURSOR if k < s else palette.POINT)
+
+
+def _side_colour(game, ui, blink):
+    """The corner pixel: the side to act (off on every other blink when it must pass), the
+    winner, or both colours by turns after a draw."""
+    result, colours = game.result(), ui.colours
+    if result is None:
+        return colours[game.to_move] if blink or not ui.forced else 0
+    if result[0] is not None:
+        return colours[result[0]]
+    return colours[0] if blink else colours[1]

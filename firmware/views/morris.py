@@ -6,7 +6,7 @@ moved, the point it left amber, the point of a stone taken dark red.
 Controls: arrows move the cursor from point to point, OK places / picks up a stone / moves
 it / removes a stone; BACK drops a picked-up stone."""
 from shared_rules.morris import MOVE, POINTS, REMOVE, neighbours
-from views import UI as _UI, palette, route
+from views import UI as _UI, bar, blink as blinking, palette, route
 from views.canvas import dim
 
 LABELS = {"double_mill_takes_two": "2X", "no_immediate_returns": "RET"}
@@ -16,7 +16,6 @@ CHOICES = {"double_mill_takes_two": (True, False), "no_immediate_returns": (Fals
 
 # Pixel of each point: file a..g -> x 0..12, rank 7..1 -> y 0..12.
 XY = tuple((2 * "abcdefg".index(n[0]), 12 - 2 * (int(n[1]) - 1)) for n in POINTS)
-BACK = "back"  # returned when BACK was not used by the view
 GONE = 0x300000  # the point of the last removal
 
 
@@ -26,6 +25,10 @@ class UI(_UI):
         self.sel = None  # the stone picked up to move
         self.last = ()  # points of the last turn: (to, from, removed...) as ("to", i) pairs
         self.targets = {}  # what OK may act on (_targets), worked out once per change
+
+    def drop(self):
+        held, self.sel = self.sel, None
+        return held is not None
 
 
 def new_ui(game):
@@ -111,10 +114,7 @@ def handle(game, ui, button, kind, now=0):
         ui.cursor = step(ui.cursor, button)
         return None
     if button == "back":
-        if ui.sel is not None:
-            ui.sel = None
-            return None
-        return BACK
+        return ui.back()
     if button != "ok" or game.to_move is None:
         return None
     targets = ui.targets
@@ -132,16 +132,39 @@ def handle(game, ui, button, kind, now=0):
             ui.sel = c  # picked up; OK on a target moves it
             return None
         return targets[c]
-    ui.refused = now + 400
+    ui.refuse(now)
     return None
 
 
 def render(game, ui, canvas, now):
     canvas.clear()
-    c0, c1 = ui.colours
-    colours = (c0, c1)
-    blink = now // 400 % 2 == 0
-    for i in range(24):  # the lines
+    blink = blinking(now)
+    _lines(canvas)
+    _last_turn(game, ui, canvas)
+    _stones(game, ui, canvas, blink)
+    if game.to_move is not None and not ui.cursor_hidden:  # the cursor
+        x, y = XY[ui.cursor]
+        if now < ui.refused:
+            canvas.set(x, y, palette.REFUSED)
+        elif blink:
+            canvas.set(x, y, palette.CURSOR)
+    colours = ui.colours
+    for p in (0, 1):  # stones in hand
+        for k in range(game.in_hand(p)):
+            bar(canvas, p, k, colours[p])
+    result = game.result()
+    if result is None:
+        side = colours[game.to_move]
+        if game.removals_pending() and not blink:
+            side = palette.CURSOR
+    else:
+        side = colours[result[0]] if result[0] is not None else colours[0 if blink else 1]
+    canvas.rect(14, 14, 2, 2, side)
+
+
+def _lines(canvas):
+    """The board's lines, dim, between the points."""
+    for i in range(24):
         x, y = XY[i]
         for j in neighbours(i):
             if j > i:
@@ -151,9 +174,11 @@ def render(game, ui, canvas, now):
                 while (px, py) != (nx, ny):
                     canvas.set(px, py, palette.LINE)
                     px, py = px + sx, py + sy
-    mover = game.to_move
-    targets = ui.targets
-    for kind, i in ui.last:  # points left empty get the mark; a stone that came, a halo
+
+
+def _last_turn(game, ui, canvas):
+    """The last turn's marks: points left empty get the mark; a stone that came, a halo."""
+    for kind, i in ui.last:
         x, y = XY[i]
         if kind == "to" and game.stone_at(i) is not None:
             for hx, hy in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)):
@@ -161,6 +186,12 @@ def render(game, ui, canvas, now):
                     canvas.set(hx, hy, palette.LAST)
         else:
             canvas.set(x, y, palette.LAST if kind != "gone" else GONE)
+
+
+def _stones(game, ui, canvas, blink):
+    """The stones (one that may be taken flickers, the one picked up blinks), and the empty
+    points, hinted where OK would act."""
+    colours, targets, mover = ui.colours, ui.targets, game.to_move
     for i in range(24):
         x, y = XY[i]
         owner = game.stone_at(i)
@@ -177,20 +208,3 @@ def render(game, ui, canvas, now):
             hint = (ui.sel, i) in targets if ui.sel is not None else (
                 i in targets and targets[i] is not None)
             canvas.set(x, y, dim(colours[mover], 1, 3) if hint else palette.POINT)
-    if mover is not None and not ui.cursor_hidden:  # the cursor
-        x, y = XY[ui.cursor]
-        if now < ui.refused:
-            canvas.set(x, y, palette.REFUSED)
-        elif blink:
-            canvas.set(x, y, palette.CURSOR)
-    for p in (0, 1):  # stones in hand
-        for k in range(game.in_hand(p)):
-            canvas.set(k, 15, colours[0]) if p == 0 else canvas.set(15, k, colours[1])
-    result = game.result()
-    if result is None:
-        side = colours[mover]
-        if game.removals_pending() and not blink:
-            side = palette.CURSOR
-    else:
-        side = colours[result[0]] if result[0] is not None else (c0 if blink else c1)
-    canvas.rect(14, 14, 2, 2, side)

@@ -16,13 +16,12 @@ Placing - OK places on the blinking cell; on a new Line the arrows first move th
 the rim from free edge cell to free edge cell.  Any press closes the reveal card and counts
 as well: the first OK already places."""
 from shared_rules.rhombus import BID, LINE, combination_score
-from views import UI as _UI, palette, route
+from views import UI as _UI, blink as blinking, palette, route
 from views.canvas import dim
 
 LABELS = {}
 HELP = {}
 CHOICES = {}
-BACK = "back"  # returned when BACK was not used by the view
 SHOWS_RESULT = True
 
 X = bytes(7 + (i & 7) - (i >> 3) for i in range(64))
@@ -52,6 +51,10 @@ class UI(_UI):
         self.heights = None  # at the end: the height of the tower each cell is in
         self.slides = None  # at the end: see _slides()
         self.end_t = None  # when the end was first drawn
+
+    def drop(self):
+        held, self.bid = self.bid, None
+        return held is not None
 
 
 def new_ui(game):
@@ -191,32 +194,29 @@ def handle(game, ui, button, kind, now=0):
             return None
         if button == "ok":
             if ui.bid is None:
-                ui.refused = now + 400
+                ui.refuse(now)
                 return None
             a = BID + ui.bid - 1
             ui.bid = None
             return a
         if button == "back":
-            if ui.bid is not None:
-                ui.bid = None
-                return None
-            return BACK
+            return ui.back()
         return None
     nxt = game.next_cell()
     if arrow:
         if nxt is None:
             ui.cursor = step(game, ui.cursor, button)
         else:
-            ui.refused = now + 400  # no choice: the next cell is forced
+            ui.refuse(now)  # no choice: the next cell is forced
         return None
     if button == "ok":
         c = ui.cursor if nxt is None else nxt
         if c in game.legal():
             return c
-        ui.refused = now + 400
+        ui.refuse(now)
         return None
     if button == "back":
-        return BACK
+        return ui.back()
     return None
 
 
@@ -243,7 +243,7 @@ def render(game, ui, canvas, now):
         _card(game, ui, canvas, now)
         return
     colours = ui.colours
-    blink = now // 400 % 2 == 0
+    blink = blinking(now)
     mover = game.to_move
     bidding = game.bidding()
     nxt = game.next_cell()
@@ -273,6 +273,13 @@ def render(game, ui, canvas, now):
             canvas.set(X[c], Y[c], palette.CURSOR if blink else hint)
     elif nxt is not None:
         canvas.set(X[nxt], Y[nxt], ONCE)  # where the first stone of the turn goes
+    _corners(game, ui, canvas, now, blink)
+
+
+def _corners(game, ui, canvas, now, blink):
+    """Each side's corner: the side to act marked; while placing, the stones it has left to
+    place; while bidding, a block once its bid is in, else "?"."""
+    colours, mover, bidding = ui.colours, game.to_move, game.bidding()
     for p in (0, 1):
         x = CORNER[p]
         colour = colours[p]
@@ -305,7 +312,7 @@ def _card(game, ui, canvas, now):
     canvas.rect(7, 8, 2, 2, palette.TEXT)
     canvas.text(10, 1, "01234"[game.bid(1)], colours[1], 2)
     first = game.first()
-    if now // 400 % 2 == 0:
+    if blinking(now):
         canvas.rect(10 * first, 13, 6, 2, colours[first])
 
 
@@ -321,27 +328,41 @@ def _end(game, ui, canvas, now):
         if t < ms:
             break
         t -= ms
+    if kind == 3:
+        _winner(game, ui.colours, canvas)
+    elif kind == 2:
+        _height_class(ui.colours, canvas, p, k, n, score)
+    else:
+        _towers(game, ui, canvas, kind, p, k)
+
+
+def _winner(game, colours, canvas):
+    """The end's last slide: the winner and both scores."""
+    w = game.result()[0]
+    canvas.text(0, 0, "WIN", palette.TEXT)
+    canvas.rect(13, 0, 3, 5, colours[w])
+    for q in (0, 1):
+        s = str(game.score(q))
+        canvas.text(17 - 4 * len(s), 6 + 5 * q, s, colours[q])
+    canvas.text(0, 6 + 5 * w, ">", colours[w])
+
+
+def _height_class(colours, canvas, p, k, n, score):
+    """A height class of side p: how many towers of height k, and the score so far."""
+    colour = palette.REFUSED if k == 5 else colours[p]
+    for j in range(k):  # one such tower, as it runs on the board
+        canvas.set(j if p == 0 else 4 - j, 4 - j, colour)
+    canvas.text(7, 0, str(n), palette.TEXT)
+    s = str(score)
+    if len(s) < 3:
+        canvas.text(18 - 8 * len(s), 6, s, colours[p], 2)
+    else:
+        canvas.text(5, 10, s, colours[p])
+
+
+def _towers(game, ui, canvas, kind, p, k):
+    """The final board (kind 0), or its towers of height k of side p lit (kind 1)."""
     colours = ui.colours
-    if kind == 3:  # the winner and both scores
-        w = game.result()[0]
-        canvas.text(0, 0, "WIN", palette.TEXT)
-        canvas.rect(13, 0, 3, 5, colours[w])
-        for q in (0, 1):
-            s = str(game.score(q))
-            canvas.text(17 - 4 * len(s), 6 + 5 * q, s, colours[q])
-        canvas.text(0, 6 + 5 * w, ">", colours[w])
-        return
-    if kind == 2:  # a height class: how many, and the score of the towers so far
-        colour = palette.REFUSED if k == 5 else colours[p]
-        for j in range(k):  # one such tower, as it runs on the board
-            canvas.set(j if p == 0 else 4 - j, 4 - j, colour)
-        canvas.text(7, 0, str(n), palette.TEXT)
-        s = str(score)
-        if len(s) < 3:
-            canvas.text(18 - 8 * len(s), 6, s, colours[p], 2)
-        else:
-            canvas.text(5, 10, s, colours[p])
-        return
     for i in range(64):
         owner = game.stone_at(i)
         if owner is None:

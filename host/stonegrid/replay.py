@@ -37,8 +37,7 @@ class Frames:
         self.actions = g.actions()
         self.players = records.player_names(header["game"])
         self.ui = self.view.new_ui(self.game)
-        self.ui.colours = palette.stones(header["game"])
-        self.ui.cursor_hidden = True
+        self.ui.paint(palette.stones(header["game"]), cursor_hidden=True)
         self.canvas = Canvas()
 
     def at(self, ply):

@@ -5,7 +5,7 @@ import random
 
 from shared_rules import gipf
 from views import gipf as view
-from views import palette, route
+from views import BACK, palette, route
 from views.canvas import Canvas, dim
 from helpers import assert_scales_to_32, random_game
 
@@ -142,7 +142,7 @@ def test_picking_a_dot_previewing_and_pushing():
     assert g.text(ui.ray) == "e1-e2"
     assert press(g, ui, "up", now=1000) is None and ui.refused == 1400  # a corner: one ray
     assert press(g, ui, "back") is None and ui.dot is None  # put down
-    assert press(g, ui, "back") == view.BACK  # nothing to cancel: the app may take back
+    assert press(g, ui, "back") == BACK  # nothing to cancel: the app may take back
     press(g, ui, "left", "left", "left", "ok")  # b1: two rays, up the column or right
     assert ui.dot == at("b1") and g.text(ui.ray) == "b1-b2"
     press(g, ui, "right")

@@ -3,7 +3,7 @@ entries, passes (forced and announced), scoring, the end, and keys_for over whol
 from shared_rules import mixtour
 from shared_rules.mixtour import PASS, SQUARES, move
 from views import mixtour as view
-from views import palette, route
+from views import BACK, palette, route
 from views.canvas import Canvas, dim
 from views import font
 from helpers import assert_scales_to_32, random_game
@@ -182,7 +182,7 @@ def test_entering_and_refusals():
     c = shot(g, ui, 400)
     assert cell(c, "c3") == [palette.POINT] * 4 and c.get(0, 15) == 0
     assert press(g, ui, "ok", now=50) is None and ui.refused == 450
-    assert press(g, ui, "back") == view.BACK  # nothing lifted: the app may take back
+    assert press(g, ui, "back") == BACK  # nothing lifted: the app may take back
 
 
 def lift_position():
@@ -231,7 +231,7 @@ def test_lifting_counting_and_hints():
     go(g, ui, "e5")
     assert press(g, ui, "ok", now=10) is None and ui.refused == 410 and ui.sel == at("c3")
     assert press(g, ui, "back") is None and ui.sel is None
-    assert press(g, ui, "back") == view.BACK
+    assert press(g, ui, "back") == BACK
     c = shot(g, ui, 400)
     assert looks(c, "a1") == ({0}, {0}) and cell(c, "c3") == [red, white, red, palette.POINT]
 

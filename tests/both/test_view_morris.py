@@ -1,7 +1,7 @@
 """The Morris view: cursor moves, what OK does in each phase, and pixels at key moments."""
 from shared_rules import morris
 from views import morris as view
-from views import palette, route
+from views import BACK, palette, route
 from helpers import assert_scales_to_32, random_game
 from views.canvas import Canvas, dim
 
@@ -67,7 +67,7 @@ def test_moving_picks_up_then_puts_down():
     ui.cursor = at("a4")
     assert press(g, ui, "ok") is None and ui.sel == at("a4")  # picked up
     assert press(g, ui, "back") is None and ui.sel is None  # put back
-    assert press(g, ui, "back") == view.BACK  # nothing to cancel: the app may take back
+    assert press(g, ui, "back") == BACK  # nothing to cancel: the app may take back
     press(g, ui, "ok")
     ui.cursor = at("b4")
     a = press(g, ui, "ok")

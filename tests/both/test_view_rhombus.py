@@ -5,7 +5,7 @@ import random
 from shared_rules import rhombus
 from shared_rules.rhombus import BID
 from views import rhombus as view
-from views import palette, route
+from views import BACK, palette, route
 from views.canvas import Canvas, dim
 from views import font
 from helpers import assert_scales_to_32, random_game
@@ -96,7 +96,7 @@ def test_bid_entry_controls():
     assert press(g, ui, RIGHT) is None
     assert press(g, ui, "back") is None  # clears the entry: enter again
     assert press(g, ui, "ok", now=2000) is None and ui.refused == 2400
-    assert press(g, ui, "back") == view.BACK  # nothing to clear: the app may take back
+    assert press(g, ui, "back") == BACK  # nothing to clear: the app may take back
     assert press(g, ui, DOWN, UP) is None  # the last arrow counts
     assert press(g, ui, "ok") == BID
     for k, arrow in enumerate(view.COMPASS):
@@ -279,7 +279,7 @@ def test_choosing_a_new_line_and_placing_a_forced_cell():
     c = shot(g, ui, 0)
     assert c.get(10, 14) == white and corner(c, 1) == (glyph("4"), {white})
     assert corner(c, 0) == (glyph("0"), {dim(black, 1, 3)})
-    assert press(g, ui, "back") == view.BACK
+    assert press(g, ui, "back") == BACK
 
 
 def test_bidding_shows_where_the_next_stone_goes():
