@@ -492,7 +492,7 @@ class FakePeer:
 
 def _act(g, text, p):
     """The act line of `text` by side p in game g, digest right (the honest board's own)."""
-    from app.peer import digest
+    from app.boards import digest
     c = g.copy()
     a = c.parse(text)
     c.play(a)
@@ -529,7 +529,7 @@ def test_forged_actions_from_a_fake_peer_are_refused_by_the_board(tmp_path):
                 forgery = _act(g, "a1", 1)  # the board's own side
                 why = "ply 2: the other board sent an action of this board's side"
             else:
-                from app.peer import commitment
+                from app.sealed import commitment
                 fake.send({"t": "commit", "v": 1, "ply": 1, "p": 0,
                            "h": commitment(1, 0, "bid1", "00" * 16)})
                 seat = Seat(header, 1)

@@ -1,5 +1,5 @@
 """The stonegrid app: `async def main(hal)` runs the menu, one game at a time, the serial
-link and the journal.  start() opens the board from its profile and runs main()."""
+wire and the journal.  start() opens the board from its profile and runs main()."""
 VERSION = "0.1.0"
 
 
@@ -36,7 +36,7 @@ def restart_board(count=True):
     """After running out of memory: the heap may be in pieces, or full of the names interned
     by every game played since boot (MicroPython never frees them).  A reset gives a whole
     heap, and the journal brings the game back.  `count`: the restart counts against the
-    journalled game (app.core.GIVE_UP_AFTER); not when a serial command ran out."""
+    journalled game (app.recovery.GIVE_UP_AFTER); not when a serial command ran out."""
     try:
         from machine import reset
     except ImportError:  # no board to reset (the browser, a plain unix port): go on as we are

@@ -5,9 +5,8 @@ import time
 from hal import BUTTONS
 from shared_rules import load, record
 
-from app import link
-from app.core import Play
-from app.heap import forget, only
+from app import wire
+from app.heap import only
 from app.session import check_players
 
 MAX_TEXT = 16  # characters of an action's notation, a game id, a button name
@@ -49,61 +48,74 @@ def _fits(want, value):
 
 
 def run(app, cmd):
-    """Act on a command; "new" returns (game id, players, game) for app.core to start."""
+    """Act on a command: what the app should do next comes back - a screen to show, or for
+    "new" (game id, players, game) to start - or None."""
     check(cmd)
-    new = None
-    name = cmd["cmd"]
-    # the game being played, if any; not held while a command lets go of it ("new")
-    session = getattr(app.screen, "session", None) if name in ("state", "play",
-                                                                 "undo") else None
-    if name == "hello":
-        link.send(app.hello())
-    elif name == "state":
-        gc.collect()  # the reply is the largest thing the link builds
-        reply = session.state(cmd.get("turns") is True) if session else {
-            "t": "state", "game": None}
-        reply["screen"] = app.screen.NAME
-        link.send(reply)
-    elif name in ("new", "replay"):
-        new = new_or_replay(app, cmd)
-    elif name in ("play", "undo"):
-        if session is None:
-            raise ValueError("no game is being played")
-        if name == "undo":
-            if session.seat is not None:
-                raise ValueError("no take-backs in a game of two linked boards")
-            session.undo()
-            app.screen.changed()
-        elif not session.human_to_move():
-            raise ValueError("the game is over" if session.game.result() is not None
-                             else "the device is to move" if session.seat is None
-                             else "the other board's side is to move, or the link holds it")
-        elif "action" not in cmd:
-            raise ValueError("play needs an action (notation text or an action number)")
-        else:
-            app.play(cmd["action"])
-    elif name == "press":
-        button, kind = cmd.get("button"), cmd.get("kind", "press")
-        if button not in BUTTONS or kind not in ("press", "long"):
-            raise ValueError("press needs a button (up down left right ok back) and kind "
-                             "press or long")
-        app.press(button, kind, time.ticks_ms())
-    elif name == "link":
-        if "peer" not in cmd:
-            raise ValueError("link needs peer: true (the other board is there) or false")
-        link.send({"t": "ok", "cmd": "link"})
-        app.linked().connect(cmd["peer"])
-    elif name == "menu":
-        if isinstance(app.screen, Play):  # as a long BACK: the menu offers to resume it
-            from app.leave import leave
+    return HANDLERS[cmd["cmd"]](app, cmd)
 
-            leave(app, app.screen.session, top=True)
-        else:
-            from app.menu import Menu
 
-            app.screen = Menu(app)
-    app.dirty = True
-    return new
+def _hello(app, cmd):
+    wire.send(app.hello())
+
+
+def _state(app, cmd):
+    gc.collect()  # the reply is the largest thing the wire builds
+    session = app.session()
+    reply = session.state(cmd.get("turns") is True) if session else {
+        "t": "state", "game": None}
+    reply["screen"] = app.screen.NAME
+    wire.send(reply)
+
+
+def _playing(app):
+    session = app.session()
+    if session is None:
+        raise ValueError("no game is being played")
+    return session
+
+
+def _undo(app, cmd):
+    session = _playing(app)
+    if session.seat is not None:
+        raise ValueError("no take-backs in a game of two linked boards")
+    session.undo()
+    app.screen.changed()
+
+
+def _play(app, cmd):
+    session = _playing(app)
+    if not session.human_to_move():
+        raise ValueError("the game is over" if session.game.result() is not None
+                         else "the device is to move" if session.seat is None
+                         else "the other board's side is to move, or the link holds it")
+    if "action" not in cmd:
+        raise ValueError("play needs an action (notation text or an action number)")
+    session = None
+    app.play(cmd["action"])
+
+
+def _press(app, cmd):
+    button, kind = cmd.get("button"), cmd.get("kind", "press")
+    if button not in BUTTONS or kind not in ("press", "long"):
+        raise ValueError("press needs a button (up down left right ok back) and kind "
+                         "press or long")
+    app.press(button, kind, time.ticks_ms())
+
+
+def _link(app, cmd):
+    if "peer" not in cmd:
+        raise ValueError("link needs peer: true (the other board is there) or false")
+    wire.send({"t": "ok", "cmd": "link"})
+    app.linked().connect(cmd["peer"])
+
+
+def _menu(app, cmd):
+    if app.session() is not None:  # as a long BACK: the menu offers to resume it
+        app.leave_game(top=True)
+        return None
+    from app.menu import Menu
+
+    return Menu(app)
 
 
 def on_screen(app, playing=False):
@@ -111,40 +123,57 @@ def on_screen(app, playing=False):
     function of its own so that no reference to the screen is left in the caller's frame,
     where the garbage collector would still find it after the game is let go of."""
     screen = app.screen
-    if isinstance(screen, Play):
+    if screen.session is not None:
         return screen.session.game_id
-    return None if playing else getattr(screen, "game_id", None)
+    return None if playing else screen.game_id
+
+
+def let_go(app, game_id):
+    """Leave the game on screen for the menu, keeping only `game_id`'s code (the commands new
+    and replay); a game this board does not have is refused first.  A game left unfinished
+    stays so (App.start ends it when a new game begins)."""
+    if game_id not in app.games:
+        raise ValueError("no game %r here (games: %s)" % (game_id, ", ".join(app.games)))
+    if app.session() is not None and app.session().game.result() is None:
+        app.leave_game(game_id)
+    from app.menu import Menu
+
+    app.show(Menu(app, game_id))
+    only(game_id)
 
 
 def build_game(app, game_id, options):
     """A new game of `game_id` with `options` (JSON), or ValueError naming what is wrong.
     Another game's code needs the room of the game on screen (and of any other game's code
-    still loaded): that one is let go of first, and new_or_replay() brings it back from the
+    still loaded): that one is let go of first, and _new_or_replay() brings it back from the
     journal if the command is refused."""
     if game_id not in app.games:
         raise ValueError("no game %r here (games: %s)" % (game_id, ", ".join(app.games)))
     options = record.options(options)
     if on_screen(app) != game_id:  # only a game of the same kind can stay while checked
-        from app.menu import let_go
-
         let_go(app, game_id)
-    elif isinstance(app.screen, Play):  # the device's search, if any, starts again: its
-        app.screen.thinker = None  # copy of the game and lists make room for the check
+    elif app.session() is not None:  # the device's search, if any, starts again: its
+        app.screen.stop_thinking()  # copy of the game and lists make room for the check
         gc.collect()
     return load(game_id).Game(**options)
 
 
-def new_or_replay(app, cmd):
+def _new_or_replay(app, cmd):
     """Run "new" or "replay": the arguments are checked and the game built before the game
     on screen is let go of; a refused command leaves it as it was."""
     playing = on_screen(app, playing=True)
     try:
         if cmd["cmd"] == "new":
             return _new(app, cmd)
-        else:
-            from app.replay import load_record
+        from app.replay import Replay, load_record
 
-            load_record(app, cmd)
+        game = None if cmd.get("append") else build_game(app, cmd.get("game"),
+                                                         cmd.get("options", {}))
+        new = load_record(app, cmd, game)
+        if new is None:  # appended to the replay on screen
+            return None
+        let_go(app, new[0])
+        return Replay(app, *new)
     except (ValueError, TypeError, KeyError):
         if playing and on_screen(app, playing=True) is None:  # let go of for room
             only(playing)  # (build_game); the journal has it all
@@ -156,8 +185,8 @@ def _new(app, cmd):
     game_id = cmd.get("game")
     players = cmd.get("players", ("human", "human"))
     check_players(players)
-    game = build_game(app, game_id, cmd.get("options", {}))
-    app.screen = None  # the game or menu on screen let go of, and their code with it,
-    forget("app", "menu")  # to make room for the new game's opponent and view
-    only(game_id)
-    return game_id, players, game
+    return game_id, players, build_game(app, game_id, cmd.get("options", {}))
+
+
+HANDLERS = {"hello": _hello, "state": _state, "undo": _undo, "play": _play, "press": _press,
+            "link": _link, "menu": _menu, "new": _new_or_replay, "replay": _new_or_replay}

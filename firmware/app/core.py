@@ -1,6 +1,8 @@
-"""The app: the main loop and the play screen.  The other screens live in app.menu and
-app.replay, loaded when needed and forgotten while a game is played; the serial commands in
-app.commands, loaded with the first one."""
+"""The app: the main loop, and the one owner of what is on the screen, the game being
+played and the game left unfinished.  The screens (app.play, and app.menu, app.confirm,
+app.replay, app.selftest, loaded when needed and forgotten while a game is played) and the
+serial commands (app.commands, loaded with the first one) ask for changes through its
+methods, or return the screen to show."""
 import gc
 
 # Collect the garbage after every GC_EVERY bytes allocated rather than when the heap is full:
@@ -17,145 +19,17 @@ import os  # noqa: E402
 import random  # noqa: E402
 import time  # noqa: E402
 
-from views import BACK, load as load_view, result_card
+from shared_rules import record
 from views.canvas import Canvas
 from views import palette
 
-from app import VERSION, journal, link
-from app.heap import forget, playable
+from app import VERSION, journal, wire
+from app.heap import forget, only, playable
+from app.play import Play
 from app.session import Session
 
-# What the display says, by turns with the board, while a linked game waits: the other board
-# away (unplugged, restarted, the network down), or the game stopped (app.peer.halt).
-HOLDS = {"away": "OFF", "halt": "BAD"}
-DEVICE_DELAY_MS = 500  # let people see the device's move coming
-THINK_MS = 25  # the device thinks at most about this long per pass of the main loop
-THINK_STEP = 4  # work units of the search between two looks at the clock
 FRAME_MS = 100  # redraw at least this often, for blinking
-GIVE_UP_AFTER = 3  # boots in a row that ran out of memory before the journalled game is set aside
 NOTICE_MS = 2000  # how long "CUT" shows at boot when the journal was cut short
-
-
-class Play:
-    """A game in progress, drawn and driven by its view; the device moves for its sides.
-    Each screen names itself in NAME, what the serial `state` command reports as "screen":
-    part of the protocol, so a class can be renamed without changing the wire."""
-
-    NAME = "play"
-
-    def __init__(self, app, session):
-        self.app = app
-        self.session = session
-        self.view = load_view(session.game_id)
-        self.ui = self.view.new_ui(session.game)
-        self.ui.colours = palette.stones(session.game_id)
-        self.device_at = None
-        self.thinker = None  # the device's search for the action it is about to play
-        self.choice = None  # the action it found, played once DEVICE_DELAY_MS have passed
-        self.work = 0  # the work units of the device's last search (benchmarks)
-
-    def handle(self, button, kind, now):
-        s, g = self.session, self.session.game
-        if button == "back" and kind == "long":
-            from app.leave import leave
-
-            leave(self.app, s)
-            return
-        if g.result() is not None:
-            if button == "ok":
-                from app.menu import Setup
-
-                self.app.screen = Setup(self.app, s.game_id, s.options, s.players)
-            return
-        if not s.human_to_move():
-            return
-        a = self.view.handle(g, self.ui, button, kind, now)
-        if a == BACK:
-            if not s.has_device() and s.seat is None and g.plies():  # take back, one board
-                s.undo()
-                while g.hidden() and g.plies():  # a secret made visible by the undo
-                    s.undo()
-                self.view.sync(g, self.ui)
-        elif a is not None:
-            self.app.play(a)
-
-    def changed(self):
-        self.thinker = self.choice = self.device_at = None
-        s = self.session
-        if s.seat is not None:  # linked: a cursor only while this board's side may act
-            self.ui.cursor_hidden = not s.human_to_move()
-        self.view.sync(s.game, self.ui)
-
-    def thinking(self):
-        """True while the device's search has work left: the main loop then only yields."""
-        return self.thinker is not None
-
-    def tick(self, now):
-        """The device's turn: search in slices of about THINK_MS (the main loop serves the
-        buttons and the serial link in between), then play once DEVICE_DELAY_MS have passed
-        since the turn began."""
-        s, g = self.session, self.session.game
-        if g.result() is not None or s.human_to_move() or s.seat is not None:
-            return  # no device plays in a linked game: the other board's side comes from it
-        if self.choice is None:
-            t = self.thinker
-            if t is None:
-                self.device_at = time.ticks_add(now, self.app.settings.get("device_delay_ms",
-                                                                            DEVICE_DELAY_MS))
-                gc.collect()  # the search's copy of the game low in a clean heap
-                self.thinker = t = s.think(random.getrandbits(30))
-            while not t.step(THINK_STEP) and time.ticks_diff(time.ticks_ms(), now) < THINK_MS:
-                pass
-            if t.done:  # keep the answer only: the search's copy of the game and its lists
-                self.choice, self.work, self.thinker = t.best, t.nodes, None
-                t = None
-                gc.collect()  # are gone before the action is journalled and shown
-        elif time.ticks_diff(now, self.device_at) >= 0 and not self.holds(now):
-            a, self.choice = self.choice, None
-            self.app.play(a)
-
-    def holds(self, now):
-        """The view shows what the player must see before the device acts (views: holds)."""
-        holds = getattr(self.view, "holds", None)
-        return holds is not None and holds(self.session.game, self.ui, now)
-
-    def render(self, c, now):
-        g = self.session.game
-        hold = self.session.hold
-        if hold in HOLDS and now // 1500 % 2:  # a linked game paused or stopped: by turns
-            c.clear()
-            c.text(0, 1, "LINK", palette.TEXT)
-            c.text(0, 9, HOLDS[hold], palette.REFUSED)
-            return
-        result = g.result()
-        show_card = not getattr(self.view, "SHOWS_RESULT", False)
-        if result is not None and show_card and now // 1500 % 2:  # board and result by turns
-            result_card(result, self.ui.colours, c)
-            return
-        self.view.render(g, self.ui, c, now)
-
-
-SETTINGS = ("brightness", "device_delay_ms")
-
-
-def load_settings(path="settings.json"):
-    """Settings a maker may put on the flash: {"brightness": 0..255, "device_delay_ms": pause
-    before the device moves}.  Missing or bad: defaults."""
-    import json
-
-    from shared_rules.record import check_json
-    try:
-        with open(path, "rb") as f:
-            text = f.read(1024)  # a few settings: no flash can fill the heap from here
-        check_json(text)  # UTF-8 and shallow, before json.loads
-        settings = json.loads(text)
-    except (OSError, ValueError):
-        return {}
-    if type(settings) is not dict:
-        return {}
-    # only the settings the app reads, each a number, or the default: a bad file never stops
-    # the boot, and a setting nothing reads (a colour scheme, once) is not kept
-    return dict((k, v) for k, v in settings.items() if k in SETTINGS and type(v) is int)
 
 
 class App:
@@ -163,11 +37,14 @@ class App:
         self.hal = hal
         self.canvas = Canvas(hal.width, hal.height)
         self._shown = bytearray(len(self.canvas.buf))
-        self.settings = load_settings()
+        from app import settings
+
+        self.settings = settings.load()
+        forget("app", "settings")
         if "brightness" in self.settings:
-            hal.brightness = self.settings["brightness"]  # the board caps it
+            hal.set_brightness(self.settings["brightness"])  # the board caps it
         self.games = playable()  # the views on this board's flash: fixed until the next boot
-        self.unfinished = None  # (game, public ply) of a game left by a long BACK (app.menu)
+        self.unfinished = None  # (game, public ply) of a game left by a long BACK
         from app.menu import Menu
 
         self.screen = Menu(self)
@@ -177,11 +54,28 @@ class App:
         self.peer = None  # the other board of a linked game (app.peer), once there is one
         self.notice_until = None  # "CUT" is shown until then (resume)
 
-    def start(self, session):
-        if self.unfinished:  # the game left by a long BACK ends for good (app.menu asked)
-            from app.leave import abandon
+    # -- the screen and the game on it ---------------------------------------------------
+    def show(self, screen):
+        self.screen = screen
+        self.dirty = True
 
-            abandon(self)
+    def redraw(self):
+        """Something the screen shows changed outside its handle() (the other board)."""
+        self.dirty = True
+
+    def session(self):
+        """The game being played on the screen, or None."""
+        return self.screen.session if self.screen is not None else None
+
+    def start(self, session):
+        """Begin a new game (journalled and sent) and play it."""
+        if self.unfinished:  # the game left by a long BACK ends for good (the menu asked):
+            # its end record, journalled and sent, at the last ply the wire has seen (a
+            # secret bid never was)
+            line = record.abandoned_line(self.unfinished[1])
+            self.unfinished = None
+            journal.append(line)
+            wire.send(line)
         session.begin()
         self._progress()
         self._playing(session)
@@ -189,7 +83,7 @@ class App:
     def _playing(self, session):
         forget("app", "menu")  # back in the heap when the game is over
         forget("app", "replay")
-        forget("app", "leave")
+        forget("app", "confirm")
         forget("app", "selftest")
         self.screen = None  # what the last screen held goes before the game's view loads
         gc.collect()
@@ -211,6 +105,22 @@ class App:
         self.screen.changed()
         self.dirty = True
 
+    def leave_game(self, keep=None, top=False):
+        """A long BACK: to the menu, the game kept in the journal (the menu offers to resume
+        it while it is unfinished), and no game's code left in the heap but `keep`'s (the
+        game about to start: loading it again would cut the heap into pieces).  The menu is
+        at the game left, or at its first item with `top` (the serial `menu` command: tools
+        count from there)."""
+        g, game_id = self.screen.session.game, self.screen.session.game_id
+        self.unfinished = None if g.result() is not None else (game_id, g.plies() - g.hidden())
+        g = None  # not held here while the garbage is collected
+        from app.menu import Menu
+
+        # at the game just left, in every game: OK sets up a new one of it, left/right choose
+        # another, and RES (resume it) is the first item, before the games
+        self.show(Menu(self, None if top else game_id))
+        only(keep)
+
     def linked(self):
         """The other board's link (app.peer), made when first needed."""
         if self.peer is None:
@@ -230,15 +140,36 @@ class App:
         from app import recovery
 
         try:
-            return recovery.resume(self)
+            self.restarted = journal.restarts()
+            if self.restarted >= recovery.GIVE_UP_AFTER:
+                recovery.give_up(self.restarted)
+                self.restarted = 0
+                return False
+            session, cut = recovery.resume()
         finally:
             forget("app", "recovery")
+            forget("app", "journal_read")
             forget("shared_rules", "reader")
+        if cut:  # the game was cut short: say so, for a moment, on screen too
+            self.notice_until = time.ticks_add(time.ticks_ms(), NOTICE_MS)
+        if session is None:
+            return False
+        self._playing(session)
+        wire.send({"t": "resumed", "game": session.game_id, "ply": session.game.plies()})
+        return True
 
+    def resume_unfinished(self):
+        """Play the game left by a long BACK again (the menu's RES, or the other board back
+        for a linked one): True, or False when the journal no longer has it."""
+        only(self.unfinished[0])  # room for the journalled game
+        self.unfinished = None
+        return self.resume()
+
+    # -- the main loop -------------------------------------------------------------------
     async def run(self):
         random.seed(time.ticks_ms() ^ int.from_bytes(os.urandom(2), "little")
                     if hasattr(os, "urandom") else time.ticks_ms())
-        link.send(self.hello())
+        wire.send(self.hello())
         self.resume()
         asyncio.create_task(self._serve())
         while True:
@@ -247,23 +178,19 @@ class App:
             while event:
                 self.press(event[0], event[1], now)
                 event = self.hal.poll()
-            play = isinstance(self.screen, Play)
-            if play:  # the device's turn; the other screens only answer buttons
-                self.screen.tick(now)
+            self.screen.tick(now)  # the device's turn; the other screens only answer buttons
             if self.dirty or time.ticks_diff(now, self.next_frame) >= 0:
                 self.draw(now)
-            # a call, no bound method kept (it would hold a game being let go of)
-            busy = play and self.screen.thinking()
-            await asyncio.sleep_ms(0 if busy else 20)
+            await asyncio.sleep_ms(0 if self.screen.busy() else 20)
 
     async def _serve(self):
-        """The serial link as long as the app runs: should its reader ever end, it starts
-        again (link.serve answers every line itself; this is the last guard)."""
+        """The serial wire as long as the app runs: should its reader ever end, it starts
+        again (wire.serve answers every line itself; this is the last guard)."""
         while True:
             try:
-                await link.serve(self.command, getattr(self.hal, "serial", None))
-            except Exception as e:  # noqa: BLE001 - reported, then the link reads again
-                link.report(e)
+                await wire.serve(self.command, getattr(self.hal, "serial", None))
+            except Exception as e:  # noqa: BLE001 - reported, then the wire reads again
+                wire.report(e)
             await asyncio.sleep_ms(100)
 
     def draw(self, now):
@@ -281,7 +208,10 @@ class App:
             self.hal.show(self._shown)
 
     def press(self, button, kind, now):
-        self.screen.handle(button, kind, now)
+        screen = self.screen.handle(button, kind, now)
+        if screen is not None:
+            self.screen = screen
+        screen = None
         self.dirty = True
 
     def hello(self):
@@ -298,16 +228,23 @@ class App:
             return
         from app.commands import run
 
-        new = run(self, cmd)
-        if new is not None:  # "new": the game is started here, out of the commands' frames
-            game_id, players, game = new
-            new = None
-            try:
-                self.start(Session(game_id, players=players, game=game))
-            except MemoryError:
-                raise  # the board restarts: no room for a menu
-            except Exception:  # noqa: BLE001 - a full flash: the menu; the error is answered
-                from app.menu import Menu
+        outcome = run(self, cmd)
+        self.dirty = True
+        if type(outcome) is tuple:  # "new": the game is started here, out of the commands'
+            self._new(*outcome)  # frames
+        elif outcome is not None:
+            self.screen = outcome
 
-                self.screen = Menu(self, game_id)
-                raise
+    def _new(self, game_id, players, game):
+        self.screen = None  # the game or menu on screen let go of, and their code with it,
+        forget("app", "menu")  # to make room for the new game's opponent and view
+        only(game_id)
+        try:
+            self.start(Session(game_id, players=players, game=game))
+        except MemoryError:
+            raise  # the board restarts: no room for a menu
+        except Exception:  # noqa: BLE001 - a full flash: the menu; the error is answered
+            from app.menu import Menu
+
+            self.screen = Menu(self, game_id)
+            raise

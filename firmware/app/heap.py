@@ -1,6 +1,6 @@
 """Which code the heap holds: the games this flash has, one game's code at a time, and a
 module let go of until next needed.  Its own module so that the screens (app.menu,
-app.leave) and the serial commands use it without importing app.core."""
+app.confirm...) and the serial commands use it without importing app.core."""
 import gc
 import os
 

@@ -1,5 +1,9 @@
-"""The game in progress, kept on flash so that a power cut loses nothing: the record lines of
-shared_rules.record, one per completed action, written before the action is shown."""
+"""The journal: the game in progress, kept on flash so that a power cut loses nothing, in
+the file PATH: the record lines of shared_rules.record, one line per completed action,
+written before the action is shown.  Its file and format have two modules, by when they are
+needed: this one writes (in the heap while a game is played) and app.journal_read reads it
+back (at boot, and for a linked board's catch-up; forgotten in between).  What the records
+mean is shared_rules.reader's (app.recovery)."""
 import os
 
 PATH = "journal.jsonl"

@@ -4,6 +4,7 @@ from views import load as load_view
 from views import palette
 
 from app.heap import only
+from app.screen import Screen
 from app.session import AT, PLAYERS, Session
 
 SHORT = {"human": "HUM", "device:easy": "EASY", "device:normal": "NORM", "device:hard": "HARD"}
@@ -18,11 +19,11 @@ RESUME = None  # the menu's first item while a game is left unfinished
 TEST = "selftest"  # its last item: the hardware self-test (app.selftest)
 
 
-class Menu:
+class Menu(Screen):
     """Choose a game: left/right, OK.  While a game left by a long BACK is unfinished the
     first item resumes it (RES and the game's name)."""
 
-    NAME = "menu"  # the serial state's "screen" (see app.core.Play)
+    NAME = "menu"
 
     def __init__(self, app, game_id=None):
         self.app = app
@@ -39,16 +40,13 @@ class Menu:
             if game_id == TEST:
                 from app.selftest import SelfTest
 
-                self.app.screen = SelfTest(self.app)
-                return
+                return SelfTest(self)
             if game_id is not RESUME:
-                self.app.screen = Setup(self.app, game_id)
-                return
+                return Setup(self.app, game_id)
             game_id = self.app.unfinished[0]
-            only(game_id)  # room for the journalled game
-            self.app.unfinished = None
-            if not self.app.resume():  # the journal no longer has it
-                self.app.screen = Menu(self.app, game_id)
+            if not self.app.resume_unfinished():  # the journal no longer has it
+                return Menu(self.app, game_id)
+        return None
 
     def render(self, c, now):
         c.clear()
@@ -71,14 +69,14 @@ class Menu:
                   else palette.POINT)
 
 
-class Setup:
+class Setup(Screen):
     """Players and rules options, one item a screen: up/down item, left/right value,
     OK starts, BACK returns to the menu.  While another board is linked (app.peer) the
     players are the people at the two boards: P1 (who begins) is ME or YOU.  The first time
     an item shows on the screen, what it means scrolls along the top row, then its label
     stays (a press does not wait for it)."""
 
-    NAME = "setup"  # the serial state's "screen" (see app.core.Play)
+    NAME = "setup"
 
     def __init__(self, app, game_id, options=None, players=("human", "device:normal")):
         self.app = app
@@ -114,14 +112,14 @@ class Setup:
             k = choices.index(self.values[key]) if self.values[key] in choices else 0
             self.values[key] = choices[(k + (1 if button == "right" else -1)) % len(choices)]
         elif button == "back":
-            self.app.screen = Menu(self.app, self.game_id)
+            return Menu(self.app, self.game_id)
         elif button == "ok":
             if self.app.unfinished:
-                from app.leave import Confirm
+                from app.confirm import Confirm
 
-                self.app.screen = Confirm(self.app, self)
-            else:
-                self.start()
+                return Confirm(self.app, self)
+            self.start()
+        return None
 
     def start(self):
         options = dict((k, v) for k, v in self.values.items() if k not in ("P1", "P2"))
@@ -156,17 +154,3 @@ class Setup:
         for k in range(len(self.items)):
             c.set(k, 15, palette.CURSOR if k == self.i else palette.POINT)
 
-
-def let_go(app, game_id):
-    """Leave the game being played for the menu, keeping only `game_id`'s code (the serial
-    commands new and replay); a game this board does not have is refused first.  A game left
-    unfinished stays so (app.start ends it when a new game begins)."""
-    if game_id not in app.games:
-        raise ValueError("no game %r here (games: %s)" % (game_id, ", ".join(app.games)))
-    if getattr(app.screen, "session", None) is not None and (
-            app.screen.session.game.result() is None):
-        from app.leave import leave
-
-        leave(app, app.screen.session, game_id)  # no name kept here: let go of before collecting
-    app.screen = Menu(app, game_id)
-    only(game_id)

@@ -3,16 +3,15 @@ when needed, forgotten while a game is played (app.heap.forget)."""
 from views import load as load_view
 from views import palette
 
-from app import link
-from app.commands import build_game
-from app.menu import Menu, let_go
+from app import wire
+from app.screen import Screen
 
 
-class Replay:
+class Replay(Screen):
     """A game record shown step by step: left/right step, up/down to either end, OK or BACK
     leaves."""
 
-    NAME = "replay"  # the serial state's "screen" (see app.core.Play)
+    NAME = "replay"
 
     def __init__(self, app, game_id, game, actions):
         self.app = app
@@ -21,8 +20,7 @@ class Replay:
         self.actions = actions
         self.view = load_view(game_id)
         self.ui = self.view.new_ui(game)
-        self.ui.colours = palette.stones(game_id)
-        self.ui.cursor_hidden = True
+        self.ui.paint(palette.stones(game_id), cursor_hidden=True)
 
     def handle(self, button, kind, now):
         g, n = self.game, self.game.plies()
@@ -37,27 +35,37 @@ class Replay:
             while g.plies():
                 g.undo()
         elif button in ("ok", "back"):
-            self.app.screen = Menu(self.app, self.game_id)
-            return
+            from app.menu import Menu
+
+            return Menu(self.app, self.game_id)
         self.view.sync(g, self.ui)
+        return None
+
+    def extend(self, actions):
+        """More of the record (the command's "append")."""
+        self.actions += actions
+        self.view.sync(self.game, self.ui)
 
     def render(self, c, now):
         self.view.render(self.game, self.ui, c, now)
 
 
-def load_record(app, cmd):
-    """Show a game record; "moves" (a list, or one string of moves split by spaces) may
-    come in several commands, the later ones with "append": true (a line is limited)."""
+def load_record(app, cmd, game):
+    """A game record to show: (game id, game, actions) for a new Replay screen, or None when
+    the moves went on the one shown ("append": true: a line is limited, so "moves" - a list, or one
+    string of moves split by spaces - may come in several commands).  `game`: the new game,
+    built and checked by app.commands (None with append)."""
     moves = cmd.get("moves", ())
     if isinstance(moves, str):
         moves = moves.split()
+    replay = app.screen
     if cmd.get("append"):
-        if not isinstance(app.screen, Replay):
+        if not isinstance(replay, Replay):
             raise ValueError("append: no replay is being loaded")
-        game, actions, game_id = app.screen.game, app.screen.actions, app.screen.game_id
+        game, actions, game_id = replay.game, replay.actions, replay.game_id
     else:  # the record checked whole before the game being played is let go of
+        replay = None
         game_id = cmd.get("game")
-        game = build_game(app, game_id, cmd.get("options", {}))
         if cmd.get("start"):
             game.set_position(cmd["start"])
         actions = []
@@ -76,10 +84,8 @@ def load_record(app, cmd):
     finally:
         while game.plies() > shown:
             game.undo()
-    actions += added
-    if not cmd.get("append"):
-        let_go(app, game_id)
-        app.screen = Replay(app, game_id, game, actions)
-    else:
-        app.screen.view.sync(game, app.screen.ui)
-    link.send({"t": "ok", "cmd": "replay", "plies": len(actions)})
+    wire.send({"t": "ok", "cmd": "replay", "plies": len(actions) + len(added)})
+    if replay is not None:
+        replay.extend(added)
+        return None
+    return game_id, game, added

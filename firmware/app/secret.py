@@ -1,7 +1,9 @@
 """After a restart: the record lines of a journalled game's actions that are still secret (a
 Rhombus bid), which app.session holds back as it does for one just played, so that the serial
-link gets them once they are revealed.  Loaded only then."""
+wire gets them once they are revealed.  Loaded only then."""
 from shared_rules import record
+
+from app.boards import digest  # loaded with this module: after a restart only
 
 
 def held_back(g, linked=False):
@@ -16,10 +18,5 @@ def held_back(g, linked=False):
         a = secret.pop()
         p = g.to_move
         g.play(a)
-        digest = None
-        if linked:
-            from app import peer
-
-            digest = peer.digest(g)
-        lines.append(record.act_line(g.plies(), p, a, g.text(a), digest))
+        lines.append(record.act_line(g.plies(), p, a, g.text(a), digest(g) if linked else None))
     return lines

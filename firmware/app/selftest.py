@@ -2,33 +2,33 @@
 the menu's last item, TST. Every LED lights in red, then green, then blue (a second each, at
 the board's brightness cap), then white; then each button, as it is pressed, shows its name
 and lights its pixel on the bottom row, so a dead LED, a swapped colour order or a button
-wired to the wrong pin shows at once. A long BACK leaves for the menu. Loaded only when
+wired to the wrong pin shows at once. A long BACK returns to the menu it came from. Loaded only when
 chosen: a board never holds it while a game is played."""
 from hal import BUTTONS
 from views import palette
+
+from app.screen import Screen
 
 CHANNELS = (0xFF0000, 0x00FF00, 0x0000FF, 0xFFFFFF)  # each for STEP_MS, in this order
 STEP_MS = 1000
 NAMES = {"up": "UP", "down": "DN", "left": "LT", "right": "RT", "ok": "OK", "back": "BK"}
 
 
-class SelfTest:
-    NAME = "selftest"  # the serial state's "screen"
+class SelfTest(Screen):
+    NAME = "selftest"
 
-    def __init__(self, app):
-        self.app = app
+    def __init__(self, menu):
+        self.menu = menu  # the menu it came from (at TST), shown again at a long BACK
         self.start = None  # the first frame's time
         self.seen = set()  # the buttons pressed so far
         self.last = None  # the last one
 
     def handle(self, button, kind, now):
         if button == "back" and kind == "long":
-            from app.menu import Menu
-
-            self.app.screen = Menu(self.app, "selftest")
-            return
+            return self.menu
         self.seen.add(button)
         self.last = button
+        return None
 
     def render(self, c, now):
         if self.start is None:

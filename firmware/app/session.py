@@ -1,8 +1,8 @@
 """One game being played: the rules, who plays each side, and the record of every action,
-journalled on flash and sent on the serial link before the display shows it."""
+journalled on flash and sent on the serial wire before the display shows it."""
 from shared_rules import load, record
 
-from app import VERSION, journal, link
+from app import VERSION, journal, wire
 
 # Who plays a side: a person, or the device opponent at a level (shared_rules/search.py).
 # "device" alone is the default level (records written before the levels existed say so).
@@ -58,13 +58,13 @@ class Session:
         # (None, or a word the display shows: the other board away, the game stopped)
         self.seat = self.hold = None
         if at_board(players[0]):
-            from app.peer import board_id
+            from app.boards import board_id
 
             me = AT + board_id()
             self.seat = players.index(me) if me in players else None
             if self.seat is None:
                 raise ValueError("a linked game of two other boards (%s)" % ", ".join(players))
-        self.lines = []  # record lines kept back from the serial link while secret
+        self.lines = []  # record lines kept back from the serial wire while secret
         if game is not None and game.hidden():  # journalled secret actions, not sent yet
             from app.heap import forget
             from app.secret import held_back  # rarely needed: not kept in the heap
@@ -80,7 +80,12 @@ class Session:
     def begin(self):
         line = record.game_line(self.game_id, self.options, self.players, VERSION)
         journal.begin(line)
-        link.send(line)
+        wire.send(line)
+
+    def set_hold(self, why):
+        """What holds this board's side of a linked game (app.peer): None, or a word the
+        display shows (HOLDS in app.play)."""
+        self.hold = why
 
     def human_to_move(self):
         """A person at this board may act now (in a linked game: only on its own side's turn,
@@ -113,9 +118,9 @@ class Session:
         g.play(a)
         digest = None
         if self.seat is not None:  # the other board checks its position against this
-            from app import peer
+            from app import boards
 
-            digest = peer.digest(g)
+            digest = boards.digest(g)
         lines = [record.act_line(g.plies(), p, a, g.text(a), digest)]
         if g.result() is not None:
             lines.append(record.end_line(g))
@@ -132,7 +137,7 @@ class Session:
         other bid); the journal on flash has them all at once."""
         keep = self.game.hidden()
         while len(self.lines) > keep:
-            link.send(self.lines.pop(0))
+            wire.send(self.lines.pop(0))
 
     def undo(self):
         g = self.game
@@ -142,15 +147,15 @@ class Session:
         g.undo()
         line = record.undo_line(ply)
         journal.append(line)
-        if self.lines:  # never sent: nothing to take back on the link
+        if self.lines:  # never sent: nothing to take back on the wire
             self.lines.pop()
         else:
-            link.send(line)
+            wire.send(line)
 
     def state(self, turns=False):
         g = self.game
         if g.to_move is not None:
-            g = g.view_for(g.to_move)  # the serial link is public: no secrets
+            g = g.view_for(g.to_move)  # the serial wire is public: no secrets
         return {"t": "state", "game": self.game_id, "options": self.options,
                 "players": list(self.players), "ply": g.plies(), "to_move": g.to_move,
                 "position": g.position(), "legal": [g.text(a) for a in g.legal()],

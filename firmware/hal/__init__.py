@@ -4,13 +4,13 @@ Every backend module offers make(profile) -> a board object with:
   width, height                 the matrix size
   show(frame)                   frame: bytearray of width*height*3 RGB bytes, row-major, y=0 top;
                                 the backend scales it to min(brightness, cap) before showing
-  brightness                    0..255, set by the app (settings); cap: the profile's limit
-                                (ws2812: no higher than its power supply allows)
+  set_brightness(level)         0..255, from the app's settings; shown at min(level, cap),
+                                cap the profile's limit (ws2812: what its power supply allows)
   poll()                        the next button event (name, kind) or None; names: up down left
                                 right ok back; kind "press" or "long"
   held(name)                    whether a button is down now (safe mode at boot)
-  serial                        optional: where app.link reads its commands on a board without
-                                a stdin (web: the browser page), see app.link.serve
+  serial                        optional: where app.wire reads its commands on a board without
+                                a stdin (web: the browser page), see app.wire.serve
 Pin-based backends turn raw button states into events with hal.buttons.
 The board profile (board.json in the root) names the backend and its pins and limits; the
 profiles and every key are in hardware/ (hardware/README.md).  Backends: stellar and cosmic

@@ -16,6 +16,9 @@ class DrawnBoard:
         self._level = -1
         self._table = b""
 
+    def set_brightness(self, level):
+        self.brightness = level
+
     def dim(self, frame, out, start=0):
         level = min(self.brightness, self.cap)
         if level != self._level:

@@ -38,6 +38,9 @@ class Board:
         pins = dict((name, table[key]) for name, key in profile["buttons"].items())
         self._buttons = Buttons(list(pins), lambda name: unicorn.is_pressed(pins[name]))
 
+    def set_brightness(self, level):
+        self.brightness = level
+
     def show(self, frame):
         level = max(0, min(self.brightness, self.cap))
         if level != self._level:  # the board dims in hardware, with gamma correction

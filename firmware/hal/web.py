@@ -14,7 +14,7 @@ SERIAL_IDLE_MS = 20  # how often the link looks for a command line while none co
 
 
 class Serial:
-    """The command text the page sends, read by app.link.serve as it reads USB serial."""
+    """The command text the page sends, read by app.wire.serve as it reads USB serial."""
 
     def __init__(self, page):
         self._page = page

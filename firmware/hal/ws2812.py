@@ -45,6 +45,9 @@ class Board:
             pins[name] = machine.Pin(gpio, machine.Pin.IN, machine.Pin.PULL_UP)
         self._buttons = Buttons(list(pins), lambda name: pins[name].value() == 0)
 
+    def set_brightness(self, level):
+        self.brightness = level
+
     def show(self, frame):
         level = max(0, min(self.brightness, self.cap))
         if level != self._level:

@@ -56,11 +56,13 @@ def main(game_id, level, n, rules_dir=None, app=False, first=0, repeat=1, env=Fa
         from shared_rules import search
         ai = search.load_ai(game_id)
     if app or env:  # the firmware around the search: its modules, its garbage collection
-        from app import core, link
+        from app import play, wire
+        from app.core import App
+        from app.session import Session
         from hal import unix
-        link.send = lambda line: None  # the serial link is not the subject here
-        core.DEVICE_DELAY_MS = 0
-        board = core.App(unix.make({}))  # no $STONEGRID_SIM: no LEDs, no buttons
+        wire.send = lambda line: None  # the serial link is not the subject here
+        play.DEVICE_DELAY_MS = 0
+        board = App(unix.make({}))  # no $STONEGRID_SIM: no LEDs, no buttons
         played = [0]
         app_play = board.play
 
@@ -75,7 +77,7 @@ def main(game_id, level, n, rules_dir=None, app=False, first=0, repeat=1, env=Fa
     for seed in range(first, first + n):
         if app:
             random.seed(seed)
-            board.start(core.Session(game_id, {}, (who, who)))
+            board.start(Session(game_id, {}, (who, who)))
             g = board.screen.session.game
         else:
             random.seed(seed)

@@ -56,7 +56,7 @@ def game(app, game_id, actions, samples, levels, check_level):
     """Replay a recorded game on the app's Play screen; at each sampled ply draw a frame and
     time the device's search at each level, twice: once timed alone, once sampling the heap
     in use between its steps (the same search: same position, same seed)."""
-    from app import core
+    from app import play
     from app.heap import only
     from app.session import Session
     from shared_rules import search
@@ -84,7 +84,7 @@ def game(app, game_id, actions, samples, levels, check_level):
                 gc.collect()  # as Play.tick does before each search
                 t0 = time.ticks_us()
                 s = search.start(g, g.to_move, ai, level, ply)
-                while not s.step(core.THINK_STEP):
+                while not s.step(play.THINK_STEP):
                     pass
                 times[level].append(time.ticks_diff(time.ticks_us(), t0))
                 units[level] += s.nodes
@@ -94,7 +94,7 @@ def game(app, game_id, actions, samples, levels, check_level):
                 gc.collect()
                 s = search.start(g, g.to_move, ai, level, ply)
                 peak = gc.mem_alloc()
-                while not s.step(core.THINK_STEP):
+                while not s.step(play.THINK_STEP):
                     peak = max(peak, gc.mem_alloc())
                 peaks[level] = max(peaks[level], peak)
                 s = None
@@ -170,7 +170,7 @@ def share(free_at_main=None):
     bench.json (all in one run, one game's code at a time, as the app plays them), against
     the whole heap. Plain MicroPython: tests/test_pico.py runs it on the Pico and on the unix
     board and compares the two."""
-    from app import core  # the app's modules, and its collection threshold
+    from app import core, play  # noqa: F401 - the app's modules, its collection threshold
     from app.heap import only
     from shared_rules import load, search
 
@@ -185,7 +185,7 @@ def share(free_at_main=None):
             if ply in samples and g.result() is None:
                 gc.collect()  # as Play.tick does before each search
                 s = search.start(g, g.to_move, ai, search.DEFAULT, ply)
-                while not s.step(core.THINK_STEP):
+                while not s.step(play.THINK_STEP):
                     peak = max(peak, gc.mem_alloc())
                 s = None
             if ply < len(actions):

@@ -3,7 +3,8 @@ thinking in slices on the Play screen, device against device as a demo; both run
 import json
 import time
 
-from app import core, journal, link, menu
+from app import core, journal, menu, recovery, wire
+from app import play as play_screen
 from hal import unix
 from app.session import PLAYERS, Session, level
 
@@ -31,17 +32,17 @@ def run_app(fn):
     """fn(app, sent) with the journal in a scratch folder, the serial link captured and,
     under CPython, a clock for the app."""
     sent = []
-    saved = (link.send, core.time, core.DEVICE_DELAY_MS, journal.PATH)
-    link.send = sent.append
+    saved = (wire.send, core.time, play_screen.time, play_screen.DEVICE_DELAY_MS, journal.PATH)
+    wire.send = sent.append
     if not hasattr(time, "ticks_ms"):
-        core.time = Clock()
-    core.DEVICE_DELAY_MS = 0
+        core.time = play_screen.time = Clock()
+    play_screen.DEVICE_DELAY_MS = 0
     folder = scratch_dir("device-app")
     journal.PATH = folder + "/journal.jsonl"
     try:
         fn(core.App(unix.make({})), sent)  # no $STONEGRID_SIM: no LEDs, no buttons
     finally:
-        link.send, core.time, core.DEVICE_DELAY_MS, journal.PATH = saved
+        wire.send, core.time, play_screen.time, play_screen.DEVICE_DELAY_MS, journal.PATH = saved
         remove_tree(folder)
 
 
@@ -66,7 +67,7 @@ def test_setup_offers_the_levels_for_each_side():
         s.handle("left", "press", 0)  # P2: normal -> easy
         assert (s.values["P1"], s.values["P2"]) == ("device:hard", "device:easy")
         s.handle("ok", "press", 0)
-        assert isinstance(app.screen, core.Play)
+        assert isinstance(app.screen, play_screen.Play)
         assert app.screen.session.players == ("device:hard", "device:easy")
         assert '"device:hard"' in sent[0] and '"device:easy"' in sent[0]  # the game record
         assert menu.Setup(app, "morris", players=("device", "human")).values["P1"] == \
@@ -153,20 +154,20 @@ def test_the_device_thinks_in_slices():
             play.tick(core.time.ticks_ms())
             passes += 1
             if len(g.actions()) == 1:
-                assert play.thinking() != (play.choice is not None)  # searching, or found
+                assert play.busy() != (play.choice is not None)  # searching, or found
         assert passes > 10 and g.to_move == 0 and play.thinker is None and play.choice is None
         app.play(g.legal()[0])  # the device's reply varies with the seed: any free point
         play.tick(core.time.ticks_ms())
-        assert play.thinking()
+        assert play.busy()
         app.command({"cmd": "undo"})  # taken back over the serial link: think again
         assert play.thinker is None and play.choice is None and len(g.actions()) == 2
 
-    saved = core.THINK_MS
-    core.THINK_MS = 0  # one step of the search per pass of the main loop
+    saved = play_screen.THINK_MS
+    play_screen.THINK_MS = 0  # one step of the search per pass of the main loop
     try:
         run_app(go)
     finally:
-        core.THINK_MS = saved
+        play_screen.THINK_MS = saved
 
 
 def test_rhombus_device_bids_blind_in_the_app():
@@ -194,15 +195,15 @@ def test_a_game_that_runs_out_of_memory_at_every_boot_is_set_aside():
         assert app.resume() and journal.restarts() == 1
         app.play("d2")  # the game goes on: the count starts again
         assert journal.restarts() == 0
-        for n in range(1, core.GIVE_UP_AFTER + 1):
+        for n in range(1, recovery.GIVE_UP_AFTER + 1):
             journal.count_restart()
             resumed = app.resume()
-            assert resumed == (n < core.GIVE_UP_AFTER), n
+            assert resumed == (n < recovery.GIVE_UP_AFTER), n
         assert "not resumed" in sent[-1]["error"] and journal.restarts() == 0
         assert os.stat(journal.PATH[:-6] + "-oom.jsonl")[6] > 0  # the game is kept
         raises(OSError, os.stat, journal.PATH)
         assert not app.resume()  # nothing to resume: the menu
-        for _ in range(core.GIVE_UP_AFTER):  # out of memory with no game at all
+        for _ in range(recovery.GIVE_UP_AFTER):  # out of memory with no game at all
             journal.count_restart()
         assert not app.resume() and journal.restarts() == 0
     run_app(go)

@@ -4,7 +4,7 @@ the bad line.  Both runtimes."""
 import os
 import random
 
-from app import journal, recovery
+from app import journal, journal_read, recovery
 from shared_rules import GAMES, load, record
 
 from helpers import remove_tree, scratch_dir
@@ -141,7 +141,7 @@ def test_kept_files_are_never_written_over():
         assert read(folder + "/journal-rest.jsonl") == b"junk 0\n"
         assert read(folder + "/journal-rest-3.jsonl") == b"junk 2\n"
         for n in range(2):
-            recovery.set_aside()
+            journal_read.set_aside()
             journal.begin(lines[0].decode().strip())
         assert read(folder + "/journal-oom.jsonl") == b"".join(lines)
         assert read(folder + "/journal-oom-2.jsonl") == lines[0]

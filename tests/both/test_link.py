@@ -1,10 +1,10 @@
-"""The serial link's answer to each line (app.link) and the commands that once cost the game
+"""The serial link's answer to each line (app.wire) and the commands that once cost the game
 (app.commands), on both runtimes."""
 import sys
 
 import app
-from app import journal, link
-from app.core import Play
+from app import journal, wire
+from app.play import Play
 from app.session import Session
 
 from helpers import raises
@@ -14,12 +14,12 @@ from test_device_app import run_app
 def answers(line, handle):
     """The lines the link sends for one input line."""
     sent = []
-    saved = link.send
-    link.send = sent.append
+    saved = wire.send
+    wire.send = sent.append
     try:
-        link._dispatch(line, handle)
+        wire._dispatch(line, handle)
     finally:
-        link.send = saved
+        wire.send = saved
     return sent
 
 
@@ -105,10 +105,10 @@ def test_refused_commands_leave_the_game_on_screen_and_in_the_journal():
 
 
 def test_state_reports_each_screen_by_its_name_not_its_class():
-    from app import leave, menu, replay
+    from app import confirm, menu, replay
 
     wire = [(Play, "play"), (menu.Menu, "menu"), (menu.Setup, "setup"),
-            (leave.Confirm, "confirm"), (replay.Replay, "replay")]
+            (confirm.Confirm, "confirm"), (replay.Replay, "replay")]
     assert [screen.NAME for screen, _ in wire] == [name for _, name in wire]  # the protocol
 
     def go(board, sent):
@@ -128,7 +128,7 @@ def test_state_reports_each_screen_by_its_name_not_its_class():
 def test_settings_that_cannot_be_read_are_the_defaults():
     import os
 
-    from app.core import load_settings
+    from app.settings import load as load_settings
     from helpers import remove_tree, scratch_dir
     folder = scratch_dir("settings")
     path = folder + "/settings.json"
@@ -148,7 +148,7 @@ def test_settings_that_cannot_be_read_are_the_defaults():
 
 
 def test_the_app_starts_the_serial_reader_again_should_it_ever_end():
-    """link.serve answers every line itself; if its reader still ends (a USB stack that
+    """wire.serve answers every line itself; if its reader still ends (a USB stack that
     fails a read), App._serve reports it in one line and reads again."""
     import asyncio
 

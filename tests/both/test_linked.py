@@ -6,7 +6,7 @@ import json
 import random
 import time
 
-from app import core, journal, link, peer
+from app import boards, core, journal, sealed, wire
 from app.session import AT
 from hal import unix
 from shared_rules import GAMES
@@ -31,15 +31,15 @@ class Board:
         self.boot()
 
     def __enter__(self):
-        self.saved = (link.send, journal.PATH, peer.ID_PATH, peer.SECRET_PATH, peer._id)
-        link.send = self._send
+        self.saved = (wire.send, journal.PATH, boards.ID_PATH, sealed.SECRET_PATH, boards._id)
+        wire.send = self._send
         journal.PATH = self.folder + "/journal.jsonl"
-        peer.ID_PATH, peer.SECRET_PATH = self.folder + "/board-id", self.folder + "/secret.json"
-        peer._id = self.id
+        boards.ID_PATH, sealed.SECRET_PATH = self.folder + "/board-id", self.folder + "/secret.json"
+        boards._id = self.id
 
     def __exit__(self, *exc):
-        self.id = peer._id
-        link.send, journal.PATH, peer.ID_PATH, peer.SECRET_PATH, peer._id = self.saved
+        self.id = boards._id
+        wire.send, journal.PATH, boards.ID_PATH, sealed.SECRET_PATH, boards._id = self.saved
 
     def _send(self, line):
         self.out.append(json.loads(line) if isinstance(line, str) else line)
@@ -50,12 +50,12 @@ class Board:
             self.app = core.App(unix.make({}))
             self.app.resume()
             if self.id is None:
-                self.id = peer.board_id()
+                self.id = boards.board_id()
 
     def line(self, obj):
         """One line on the board's serial link, answered as the board answers it."""
         with self:
-            link._dispatch(json.dumps(obj).encode(), self.app.command)
+            wire._dispatch(json.dumps(obj).encode(), self.app.command)
 
     def session(self):
         return getattr(self.app.screen, "session", None)
@@ -368,7 +368,7 @@ def act(g, text, ply=None, p=None):
     p = c.to_move if p is None else p
     c.play(a)
     return {"t": "act", "v": 1, "ply": c.plies() if ply is None else ply, "p": p, "a": a,
-            "n": text, "d": peer.digest(c)}
+            "n": text, "d": boards.digest(c)}
 
 
 def test_an_action_for_this_boards_own_side_is_refused():

@@ -1,5 +1,6 @@
-"""The serial link on USB serial (stdin/stdout): record lines and replies out, JSON commands
-in, one per line.  Whatever arrives - garbage, binary, huge or half lines - gets at most an
+"""The serial wire to the host on USB serial (stdin/stdout): record lines and replies out,
+JSON commands in, one per line.  (The link of two boards is app.peer's: its lines cross
+this wire.)  Whatever arrives - garbage, binary, huge or half lines - gets at most an
 error line and changes nothing.  The protocol is documented in firmware/README.md."""
 import json
 import sys
@@ -119,7 +120,7 @@ def _dispatch(raw, handle):
 
 
 def report(e):
-    """An error from the app itself, on the link: one line, and a traceback on stderr."""
+    """An error from the app itself, on the wire: one line, and a traceback on stderr."""
     if hasattr(sys, "print_exception"):  # MicroPython
         sys.print_exception(e)
     error("internal error: %r" % (e,))

@@ -1,0 +1,115 @@
+"""The play screen: a game in progress, drawn and driven by its view; the device moves for
+its sides."""
+import gc
+import random
+import time
+
+from views import BACK, load as load_view, palette, result_card
+
+from app.screen import Screen
+
+# What the display says, by turns with the board, while a linked game waits: the other board
+# away (unplugged, restarted, the network down), or the game stopped (app.peer.halt).
+HOLDS = {"away": "OFF", "halt": "BAD"}
+DEVICE_DELAY_MS = 500  # let people see the device's move coming
+THINK_MS = 25  # the device thinks at most about this long per pass of the main loop
+THINK_STEP = 4  # work units of the search between two looks at the clock
+
+
+class Play(Screen):
+    NAME = "play"
+
+    def __init__(self, app, session):
+        self.app = app
+        self.session = session
+        self.view = load_view(session.game_id)
+        self.ui = self.view.new_ui(session.game)
+        self.ui.paint(palette.stones(session.game_id))
+        self.device_at = None
+        self.thinker = None  # the device's search for the action it is about to play
+        self.choice = None  # the action it found, played once DEVICE_DELAY_MS have passed
+        self.work = 0  # the work units of the device's last search (benchmarks)
+
+    def handle(self, button, kind, now):
+        s, g = self.session, self.session.game
+        if button == "back" and kind == "long":
+            self.app.leave_game()
+            return None
+        if g.result() is not None:
+            if button == "ok":
+                from app.menu import Setup
+
+                return Setup(self.app, s.game_id, s.options, s.players)
+            return None
+        if not s.human_to_move():
+            return None
+        a = self.view.handle(g, self.ui, button, kind, now)
+        if a == BACK:
+            if not s.has_device() and s.seat is None and g.plies():  # take back, one board
+                s.undo()
+                while g.hidden() and g.plies():  # a secret made visible by the undo
+                    s.undo()
+                self.view.sync(g, self.ui)
+        elif a is not None:
+            self.app.play(a)
+        return None
+
+    def changed(self):
+        """The game changed (an action here or from elsewhere, an undo, a hold)."""
+        self.thinker = self.choice = self.device_at = None
+        s = self.session
+        if s.seat is not None:  # linked: a cursor only while this board's side may act
+            self.ui.paint(self.ui.colours, not s.human_to_move())
+        self.view.sync(s.game, self.ui)
+
+    def stop_thinking(self):
+        """Let go of the device's search under way, if any, for its room (it starts again
+        at the next tick)."""
+        self.thinker = None
+
+    def busy(self):
+        return self.thinker is not None
+
+    def tick(self, now):
+        """The device's turn: search in slices of about THINK_MS (the main loop serves the
+        buttons and the serial wire in between), then play once DEVICE_DELAY_MS have passed
+        since the turn began."""
+        s, g = self.session, self.session.game
+        if g.result() is not None or s.human_to_move() or s.seat is not None:
+            return  # no device plays in a linked game: the other board's side comes from it
+        if self.choice is None:
+            t = self.thinker
+            if t is None:
+                self.device_at = time.ticks_add(now, self.app.settings.get("device_delay_ms",
+                                                                            DEVICE_DELAY_MS))
+                gc.collect()  # the search's copy of the game low in a clean heap
+                self.thinker = t = s.think(random.getrandbits(30))
+            while not t.step(THINK_STEP) and time.ticks_diff(time.ticks_ms(), now) < THINK_MS:
+                pass
+            if t.done:  # keep the answer only: the search's copy of the game and its lists
+                self.choice, self.work, self.thinker = t.best, t.nodes, None
+                t = None
+                gc.collect()  # are gone before the action is journalled and shown
+        elif time.ticks_diff(now, self.device_at) >= 0 and not self.holds(now):
+            a, self.choice = self.choice, None
+            self.app.play(a)
+
+    def holds(self, now):
+        """The view shows what the player must see before the device acts (views: holds)."""
+        holds = getattr(self.view, "holds", None)  # optional in the views' protocol
+        return holds is not None and holds(self.session.game, self.ui, now)
+
+    def render(self, c, now):
+        g = self.session.game
+        hold = self.session.hold
+        if hold in HOLDS and now // 1500 % 2:  # a linked game paused or stopped: by turns
+            c.clear()
+            c.text(0, 1, "LINK", palette.TEXT)
+            c.text(0, 9, HOLDS[hold], palette.REFUSED)
+            return
+        result = g.result()
+        show_card = not getattr(self.view, "SHOWS_RESULT", False)  # optional, as holds
+        if result is not None and show_card and now // 1500 % 2:  # board and result by turns
+            result_card(result, self.ui.colours, c)
+            return
+        self.view.render(g, self.ui, c, now)
