@@ -18,11 +18,11 @@ from shared_rules.core import ABANDONED
 
 VERSION = 1
 MAX_LINE = 2048  # bytes: no record line nor serial command is longer
-MAX_DEPTH = 4  # nesting of objects and lists: a record has options with a list in them
+MAX_NESTING = 4  # nesting of objects and lists: a record has options with a list in them
 MAX_OPTION_ITEMS = 4  # GIPF's handicap is a pair
 
 
-def check_json(raw, max_len=MAX_LINE, max_depth=MAX_DEPTH):
+def check_json(raw, max_len=MAX_LINE, max_depth=MAX_NESTING):
     """ValueError unless `raw` (a buffer of bytes, or str) is UTF-8 text short enough and
     nested shallowly enough to be given to json.loads, which would otherwise need memory
     in proportion (a line of 700 "[" fills a small heap).  A byte scan that allocates

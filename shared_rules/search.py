@@ -50,7 +50,7 @@ NODES = (60, 300, 1500)  # budgets when the companion module does not give its o
 
 WIN = const(1000000)  # a won position is worth WIN - plies to get there
 INF = const(1000000000)  # below 2^30: a small int on every runtime
-MAX_DEPTH = const(32)  # plies from the root, forced-move extensions included
+MAX_PLIES = const(32)  # plies from the root, forced-move extensions included
 
 
 class Rng:
@@ -93,7 +93,7 @@ class Search:
     (used to value the cells of a matrix game).  Work done so far: `nodes`; deepest iteration
     completed: `depth`."""
 
-    def __init__(self, g, me, ai, nodes, rng=None, value_only=False, max_depth=MAX_DEPTH):
+    def __init__(self, g, me, ai, nodes, rng=None, value_only=False, max_depth=MAX_PLIES):
         self.g, self.me, self.ai = g, me, ai
         self.budget = nodes
         self.max_iter = max_depth  # the deepest iteration (plies, forced actions free)
@@ -184,7 +184,7 @@ class Search:
         acts, idx, lo, hi = self._acts, self._idx, self._lo, self._hi
         val, arg, ismax, rem, killer = self._val, self._arg, self._max, self._rem, self._killer
         d, nodes = self._d, self.nodes
-        top = MAX_DEPTH
+        top = MAX_PLIES
         secret = self._secret
         while True:
             la = acts[d]
@@ -268,7 +268,7 @@ class Search:
             if root[0] != a:  # first in the next iteration, the others keep their order
                 root.remove(a)
                 root.insert(0, a)
-        if (not self._cut or v >= WIN - MAX_DEPTH or v <= MAX_DEPTH - WIN
+        if (not self._cut or v >= WIN - MAX_PLIES or v <= MAX_PLIES - WIN
                 or self.depth >= self.max_iter):
             self.done = True
 

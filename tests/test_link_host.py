@@ -404,7 +404,7 @@ def test_a_connection_gone_before_it_is_attached_is_not_kept(tmp_path):
         conn, _ = listener.accept()
     time.sleep(0.2)  # the reset is in
     from stonegrid import pairing
-    peer = link.Peer(link.Board(str(tmp_path / "none"), "board", str(tmp_path / "logs")))
+    peer = link.RemoteHost(link.SerialBoard(str(tmp_path / "none"), "board", str(tmp_path / "logs")))
     channel = pairing.Channel(conn, b"k" * 32, b"s" * 8, False)
     assert peer.attach(channel, lambda: False) is False
     assert peer.channel is None and peer.reader is None

@@ -96,7 +96,7 @@ def _own_id(raw):
     return value if isinstance(value, str) and re.fullmatch("[0-9a-f]{6}", value) else None
 
 
-class Board:
+class SerialBoard:
     """A board on a serial port: its lines go to its own log capture and to the relay;
     commands and relayed lines go to it while its port is open. Its logs go in a folder of
     `out_dir` named by the date and the board's id once its link line gives it (by its port
@@ -239,7 +239,7 @@ class Said:
             self.warn("%d lines from the peer dropped in all" % self.count)
 
 
-class Peer:
+class RemoteHost:
     """The other computer's host, over one TCP connection at a time."""
 
     def __init__(self, board):
@@ -472,7 +472,7 @@ def _folder(port):
 def run_pair(port_a, port_b, out_dir, done):
     """Two boards on this computer until done is set; the summary lines."""
     narrator = Narrator()
-    boards = [Board(p, n, out_dir, narrator) for p, n in zip((port_a, port_b), "AB")]
+    boards = [SerialBoard(p, n, out_dir, narrator) for p, n in zip((port_a, port_b), "AB")]
     pair = LocalPair(*boards)
     threads = [threading.Thread(target=b.run, args=(pair, done.is_set), daemon=True)
                for b in boards]
@@ -485,8 +485,8 @@ def run_pair(port_a, port_b, out_dir, done):
 def run_tcp(port, out_dir, done, serve_port=None, join_address=None, code=None):
     """One board here, the other host over TCP (serve_port: listen; else join); raises
     Failed when the link cannot go on, after the summary lines are printed."""
-    board = Board(port, "board", out_dir)
-    peer = Peer(board)
+    board = SerialBoard(port, "board", out_dir)
+    peer = RemoteHost(board)
     failure = []
 
     def network():

@@ -26,9 +26,9 @@ class Game:
         return self.game.actions()
 
 
-MAX_LINE = 1 << 20  # bytes: a record is a few hundred; /dev/zero is not a log
+MAX_LOG_LINE = 1 << 20  # bytes: a record is a few hundred; /dev/zero is not a log
 MAX_EXPORT = 8 << 20  # bytes: a long game's export is some kilobytes
-MAX_DEPTH = 8  # a record nests two deep (GIPF's handicap); deeper would exhaust the stack
+MAX_LOG_NESTING = 8  # a record nests two deep (GIPF's handicap); deeper would exhaust the stack
 BOM = b"\xef\xbb\xbf"
 NUMBERS = ("v", "ply", "p", "a", "winner")  # JSON true equals 1 in Python: refuse it here
 
@@ -67,11 +67,11 @@ def _check(text):
     try:
         rec = json.loads(text)
     except RecursionError:
-        raise RecordError("nested more than %d deep" % MAX_DEPTH)
+        raise RecordError("nested more than %d deep" % MAX_LOG_NESTING)
     except ValueError:
         return  # the reader says why
-    if _depth(rec) > MAX_DEPTH:
-        raise RecordError("nested more than %d deep" % MAX_DEPTH)
+    if _depth(rec) > MAX_LOG_NESTING:
+        raise RecordError("nested more than %d deep" % MAX_LOG_NESTING)
     if isinstance(rec, dict):
         for key in NUMBERS:
             if isinstance(rec.get(key), bool):
@@ -87,7 +87,7 @@ def _depth(obj):
             obj = list(obj.values())
         if isinstance(obj, list):
             deepest = max(deepest, depth)
-            if depth > MAX_DEPTH:
+            if depth > MAX_LOG_NESTING:
                 break
             todo.extend((x, depth + 1) for x in obj)
     return deepest
@@ -117,13 +117,13 @@ def read_log_file(path, notes=None):
     with _open(path) as f:
         try:
             while True:
-                raw = f.readline(MAX_LINE + 1)
+                raw = f.readline(MAX_LOG_LINE + 1)
                 if not raw:
                     break
                 n += 1
-                if len(raw) > MAX_LINE:
+                if len(raw) > MAX_LOG_LINE:
                     raise LogError("%s:line %d: longer than %d bytes: not a record"
-                                   % (path, n, MAX_LINE))
+                                   % (path, n, MAX_LOG_LINE))
                 if n == 1 and raw.startswith(BOM):
                     raw = raw[len(BOM):]  # some editors put a byte-order mark first
                 if raw.isspace():  # a blank line: nothing to read (megabytes of them, fast)
