@@ -25,7 +25,6 @@ from views import palette
 
 from app import VERSION, journal, wire
 from app.heap import forget, only, playable
-from app.play import Play
 from app.session import Session
 
 FRAME_MS = 100  # redraw at least this often, for blinking
@@ -87,6 +86,8 @@ class App:
         forget("app", "selftest")
         self.screen = None  # what the last screen held goes before the game's view loads
         gc.collect()
+        from app.play import Play  # loaded with the first game: not in a boot's heap
+
         self.screen = Play(self, session)
         if session.seat is not None:
             self.linked().attach(session)
@@ -140,12 +141,7 @@ class App:
         from app import recovery
 
         try:
-            self.restarted = journal.restarts()
-            if self.restarted >= recovery.GIVE_UP_AFTER:
-                recovery.give_up(self.restarted)
-                self.restarted = 0
-                return False
-            session, cut = recovery.resume()
+            session, cut, self.restarted = recovery.resume()
         finally:
             forget("app", "recovery")
             forget("app", "journal_read")

@@ -75,18 +75,24 @@ def ended(reader):
         json.dumps(reader.header["game"]), g.plies(), ", ".join(last))
 
 
-def give_up(restarts):
-    """The journalled game ran out of memory at `restarts` boots in a row: set it aside."""
-    kept = journal_read.set_aside()
-    if kept:
-        wire.error("the journalled game ran out of memory at %d boots in a row: kept as %s, "
-                   "not resumed" % (restarts, kept))
-
-
 def resume():
-    """(session, cut): the journalled game to play again, or None (no game, one that had
-    ended, or one whose players no rules check), and whether the journal was cut short
-    (said on the wire here; the app shows it for a moment)."""
+    """(session, cut, restarts): the journalled game to play again, or None (no game, one
+    that had ended, one whose players no rules check, or one set aside after it ran out of
+    memory at GIVE_UP_AFTER boots in a row), whether the journal was cut short (said on the
+    wire here; the app shows it for a moment), and the restarts for want of memory just
+    before this boot that still count against the game."""
+    restarts = journal.restarts()
+    if restarts >= GIVE_UP_AFTER:
+        kept = journal_read.set_aside()
+        if kept:
+            wire.error("the journalled game ran out of memory at %d boots in a row: kept as "
+                       "%s, not resumed" % (restarts, kept))
+        return None, False, 0
+    return _resume() + (restarts,)
+
+
+def _resume():
+    """(session, cut): see resume()."""
     reader, problem = recover()
     if problem:
         wire.error(problem)

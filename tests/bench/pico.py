@@ -3,7 +3,7 @@
 figures) booted in rp2040js from a flash image holding the app (stonegrid.pico.image) plus
 tests/bench/pico_device.py, timed by the chip's own clock (time.ticks_us at 125 MHz), so in
 emulated time whatever the host's speed. rp2040js counts each instruction's cycles; it does
-not model the flash's XIP cache misses or bus contention (README.md, "Figures").
+not model the flash's XIP cache misses or bus contention (tests/bench/README.md).
 
   - free heap at main.py's start, with the menu up, after each game;
   - boot: ms from reset to the menu's first frame on the LEDs (the pico-ws2812 profile);
