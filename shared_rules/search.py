@@ -130,8 +130,7 @@ class Search:
             for i in range(len(acts) - 1, 0, -1):
                 j = rng.below(i + 1)
                 acts[i], acts[j] = acts[j], acts[i]
-        self._order = order = getattr(ai, "order", _as_given)
-        acts = order(g, acts)
+        acts = getattr(ai, "order", _as_given)(g, acts)
         self._acts[0] = acts
         self._max[0] = g.to_move == me
         # the first iteration may go deeper at once when the budget can pay for it (about
@@ -180,7 +179,7 @@ class Search:
         its end (True): the tree is walked with play/undo on one game, a frame per ply."""
         g, me = self.g, self.me
         do = g.play_unchecked  # no legality check: the actions come from legal()
-        evaluate, order = self.ai.evaluate, self._order
+        evaluate, order = self.ai.evaluate, getattr(self.ai, "order", _as_given)
         acts, idx, lo, hi = self._acts, self._idx, self._lo, self._hi
         val, arg, ismax, rem, killer = self._val, self._arg, self._max, self._rem, self._killer
         d, nodes = self._d, self.nodes

@@ -51,39 +51,50 @@ def run(app, cmd):
     """Act on a command: what the app should do next comes back - a screen to show, or for
     "new" (game id, players, game) to start - or None."""
     check(cmd)
-    return HANDLERS[cmd["cmd"]](app, cmd)
+    name = cmd["cmd"]
+    if name == "hello":
+        wire.send(app.hello())
+    elif name == "state":
+        gc.collect()  # the reply is the largest thing the wire builds
+        session = app.session()
+        reply = session.state(cmd.get("turns") is True) if session else {
+            "t": "state", "game": None}
+        reply["screen"] = app.screen.NAME
+        wire.send(reply)
+    elif name in ("play", "undo"):
+        _act(app, cmd)
+    elif name == "press":
+        button, kind = cmd.get("button"), cmd.get("kind", "press")
+        if button not in BUTTONS or kind not in ("press", "long"):
+            raise ValueError("press needs a button (up down left right ok back) and kind "
+                             "press or long")
+        app.press(button, kind, time.ticks_ms())
+    elif name == "link":
+        if "peer" not in cmd:
+            raise ValueError("link needs peer: true (the other board is there) or false")
+        wire.send({"t": "ok", "cmd": "link"})
+        app.linked().connect(cmd["peer"])
+    elif name == "menu":
+        if app.session() is None:
+            from app.menu import Menu
+
+            return Menu(app)
+        app.leave_game(top=True)  # as a long BACK: the menu offers to resume it
+    else:
+        return _new_or_replay(app, cmd)
+    return None
 
 
-def _hello(app, cmd):
-    wire.send(app.hello())
-
-
-def _state(app, cmd):
-    gc.collect()  # the reply is the largest thing the wire builds
-    session = app.session()
-    reply = session.state(cmd.get("turns") is True) if session else {
-        "t": "state", "game": None}
-    reply["screen"] = app.screen.NAME
-    wire.send(reply)
-
-
-def _playing(app):
+def _act(app, cmd):
     session = app.session()
     if session is None:
         raise ValueError("no game is being played")
-    return session
-
-
-def _undo(app, cmd):
-    session = _playing(app)
-    if session.seat is not None:
-        raise ValueError("no take-backs in a game of two linked boards")
-    session.undo()
-    app.screen.changed()
-
-
-def _play(app, cmd):
-    session = _playing(app)
+    if cmd["cmd"] == "undo":
+        if session.seat is not None:
+            raise ValueError("no take-backs in a game of two linked boards")
+        session.undo()
+        app.screen.changed()
+        return
     if not session.human_to_move():
         raise ValueError("the game is over" if session.game.result() is not None
                          else "the device is to move" if session.seat is None
@@ -92,30 +103,6 @@ def _play(app, cmd):
         raise ValueError("play needs an action (notation text or an action number)")
     session = None
     app.play(cmd["action"])
-
-
-def _press(app, cmd):
-    button, kind = cmd.get("button"), cmd.get("kind", "press")
-    if button not in BUTTONS or kind not in ("press", "long"):
-        raise ValueError("press needs a button (up down left right ok back) and kind "
-                         "press or long")
-    app.press(button, kind, time.ticks_ms())
-
-
-def _link(app, cmd):
-    if "peer" not in cmd:
-        raise ValueError("link needs peer: true (the other board is there) or false")
-    wire.send({"t": "ok", "cmd": "link"})
-    app.linked().connect(cmd["peer"])
-
-
-def _menu(app, cmd):
-    if app.session() is not None:  # as a long BACK: the menu offers to resume it
-        app.leave_game(top=True)
-        return None
-    from app.menu import Menu
-
-    return Menu(app)
 
 
 def on_screen(app, playing=False):
@@ -187,6 +174,3 @@ def _new(app, cmd):
     check_players(players)
     return game_id, players, build_game(app, game_id, cmd.get("options", {}))
 
-
-HANDLERS = {"hello": _hello, "state": _state, "undo": _undo, "play": _play, "press": _press,
-            "link": _link, "menu": _menu, "new": _new_or_replay, "replay": _new_or_replay}

@@ -177,7 +177,11 @@ class App:
             self.screen.tick(now)  # the device's turn; the other screens only answer buttons
             if self.dirty or time.ticks_diff(now, self.next_frame) >= 0:
                 self.draw(now)
-            await asyncio.sleep_ms(0 if self.screen.busy() else 20)
+            # busy() in a statement of its own: the await's arguments then take the stack
+            # slots where the call left the screen, which the collector would still find in
+            # this coroutine's frame, holding a game being let go of, while it sleeps
+            busy = self.screen.busy()
+            await asyncio.sleep_ms(0 if busy else 20)
 
     async def _serve(self):
         """The serial wire as long as the app runs: should its reader ever end, it starts
