@@ -31,15 +31,35 @@ FRAME_MS = 100  # redraw at least this often, for blinking
 NOTICE_MS = 2000  # how long "CUT" shows at boot when the journal was cut short
 
 
+SETTINGS = ("brightness", "device_delay_ms")
+
+
+def load_settings(path="settings.json"):
+    """Settings a maker may put on the flash: {"brightness": 0..255, "device_delay_ms": pause
+    before the device moves}.  Missing or bad: defaults."""
+    import json
+
+    from shared_rules.record import check_json
+    try:
+        with open(path, "rb") as f:
+            text = f.read(1024)  # a few settings: no flash can fill the heap from here
+        check_json(text)  # UTF-8 and shallow, before json.loads
+        settings = json.loads(text)
+    except (OSError, ValueError):
+        return {}
+    if type(settings) is not dict:
+        return {}
+    # only the settings the app reads, each a number, or the default: a bad file never stops
+    # the boot, and a setting nothing reads (a colour scheme, once) is not kept
+    return dict((k, v) for k, v in settings.items() if k in SETTINGS and type(v) is int)
+
+
 class App:
     def __init__(self, hal):
         self.hal = hal
         self.canvas = Canvas(hal.width, hal.height)
         self._shown = bytearray(len(self.canvas.buf))
-        from app import settings
-
-        self.settings = settings.load()
-        forget("app", "settings")
+        self.settings = load_settings()
         if "brightness" in self.settings:
             hal.set_brightness(self.settings["brightness"])  # the board caps it
         self.games = playable()  # the views on this board's flash: fixed until the next boot

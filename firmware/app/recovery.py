@@ -5,7 +5,7 @@ import os
 
 from shared_rules.record import MAX_LINE
 
-from app import journal, journal_read, wire
+from app import journal, wire
 from app.session import Session
 
 GIVE_UP_AFTER = 3  # boots in a row that ran out of memory before the journalled game is set aside
@@ -25,6 +25,8 @@ def recover():
         os.stat(journal.PATH)
     except OSError:
         return None, None  # no journal: nothing to resume
+    from app import journal_read  # only when there is one (app.core forgets it)
+
     try:
         with open(journal.PATH, "rb") as f:
             for start, raw, whole in journal_read.lines(f):
@@ -83,6 +85,8 @@ def resume():
     before this boot that still count against the game."""
     restarts = journal.restarts()
     if restarts >= GIVE_UP_AFTER:
+        from app import journal_read
+
         kept = journal_read.set_aside()
         if kept:
             wire.error("the journalled game ran out of memory at %d boots in a row: kept as "
@@ -106,5 +110,7 @@ def _resume():
         return Session(h["game"], players=h.get("players", ("human", "human")),
                        game=reader.game, lost=bool(problem)), bool(problem)
     except (ValueError, TypeError) as e:  # players the rules do not check
+        from app import journal_read
+
         wire.error("journal line 1: %s; no game, the journal %s" % (e, journal_read.keep()))
         return None, bool(problem)

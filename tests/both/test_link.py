@@ -128,7 +128,7 @@ def test_state_reports_each_screen_by_its_name_not_its_class():
 def test_settings_that_cannot_be_read_are_the_defaults():
     import os
 
-    from app.settings import load as load_settings
+    from app.core import load_settings
     from helpers import remove_tree, scratch_dir
     folder = scratch_dir("settings")
     path = folder + "/settings.json"
