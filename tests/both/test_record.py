@@ -77,7 +77,7 @@ def test_options_as_json_lists_become_tuples():
 
 
 def test_journal_recovers_the_good_prefix():
-    from app import journal, recovery
+    from app import journal, journal_read, recovery  # noqa: F401 - loaded before the chdir (relative sys.path)
     here = os.getcwd()
     folder = scratch_dir("journal")
     try:
@@ -111,7 +111,7 @@ def test_journal_recovers_the_good_prefix():
 def test_journal_is_kept_whole_when_the_heap_runs_out():
     """Out of memory while reading is no fault of the journal's: nothing is cut (the app
     restarts the board, and the next boot reads it all)."""
-    from app import journal, recovery
+    from app import journal, journal_read, recovery  # noqa: F401 - loaded before the chdir (relative sys.path)
     from shared_rules import reader
     here = os.getcwd()
     folder = scratch_dir("journal-heap")
