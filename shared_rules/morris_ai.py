@@ -61,9 +61,9 @@ def evaluate(g, p):
                     holes_q |= h
     # a hole the side acting next fills is a mill; the other must hold two to get one
     if (g.acting == p) != bool(owed):  # p acts next (after the removals owed, if any)
-        v += 300 * (holes_p != 0) - 150 * (holes_q & (holes_q - 1) != 0)
+        v += (300 if holes_p else 0) - (150 if holes_q & (holes_q - 1) else 0)
     else:
-        v += 150 * (holes_p & (holes_p - 1) != 0) - 300 * (holes_q != 0)
+        v += (150 if holes_p & (holes_p - 1) else 0) - (300 if holes_q else 0)
     empty = _FULL & ~(mine | theirs)
     if not hand[p] and not hand[q]:  # moving: mobility, unless flying
         if men[p] > 3:

@@ -147,49 +147,31 @@ class Search:
             self.done = True
 
     def step(self, work=64):
-        """Search on for at most about `work` units; True once the answer is ready."""
-        if self.done:
-            return True
-        stop = min(self.nodes + work, self.budget)
-        while True:
-            if self._d < 0:  # a new iteration, one ply deeper
-                if self.nodes >= self.budget or self.depth >= self.max_iter:
-                    self._finish(-1, self.nodes)
-                    return True
-                self._begin_iteration()
-            if not self._walk(stop):  # out of work for this step
-                if self.nodes >= self.budget:
-                    self._finish(self._d, self.nodes)
-                    return True
-                return False
-            if self.done:  # the iteration gave the answer
-                return True
-
-    def _begin_iteration(self):
-        self._d = 0
-        self._idx[0] = 0
-        self._lo[0], self._hi[0] = -INF, INF
-        self._val[0] = -INF if self._max[0] else INF
-        self._arg[0] = None
-        self._rem[0] = self.depth + self._skip
-        self._cut = False
-
-    def _walk(self, stop):
-        """Search the iteration under way until `stop` units of work are done (False), or to
-        its end (True): the tree is walked with play/undo on one game, a frame per ply."""
+        """Search on for at most about `work` units; True once the answer is ready.  The
+        tree is walked with play/undo on one game, a frame per ply (see __init__)."""
         g, me = self.g, self.me
         do = g.play_unchecked  # no legality check: the actions come from legal()
         evaluate, order = self.ai.evaluate, getattr(self.ai, "order", _as_given)
         acts, idx, lo, hi = self._acts, self._idx, self._lo, self._hi
         val, arg, ismax, rem, killer = self._val, self._arg, self._max, self._rem, self._killer
         d, nodes = self._d, self.nodes
+        stop, budget = nodes + work, self.budget
         top = MAX_PLIES
         secret = self._secret
         while True:
+            if d < 0:  # done, or a new iteration one ply deeper
+                if self.done or nodes >= budget or self.depth >= self.max_iter:
+                    self._finish(-1, nodes)
+                    return True
+                self._begin_iteration()
+                d = 0
             la = acts[d]
             i = idx[d]
             if i < len(la) and lo[d] < hi[d]:
-                if nodes >= stop:
+                if nodes >= budget or nodes >= stop:
+                    if nodes >= budget:
+                        self._finish(d, nodes)
+                        return True
                     self._d, self.nodes = d, nodes
                     return False
                 a = la[i]
@@ -214,13 +196,7 @@ class Search:
                     d += 1
                     if d == len(acts):
                         self._grow()
-                    child = order(g, g.legal())
-                    k = killer[d]
-                    if k is not None and k != child[0] and k in child:
-                        i = child.index(k)  # to the front, in place
-                        child[i] = child[0]
-                        child[0] = k
-                    acts[d] = child
+                    acts[d] = _killer_first(order(g, g.legal()), killer[d])
                     idx[d] = 0
                     lo[d], hi[d] = lo[d - 1], hi[d - 1]
                     m = g.to_move == me
@@ -233,9 +209,9 @@ class Search:
             else:  # frame d is finished: its value goes to its parent
                 v = val[d]
                 if d == 0:
-                    self._d, self.nodes = -1, nodes
                     self._iteration_done(v, arg[0])  # done, or one ply deeper next
-                    return True
+                    d = -1
+                    continue
                 acts[d] = None
                 d -= 1
                 a = acts[d][idx[d] - 1]
@@ -249,6 +225,14 @@ class Search:
                     hi[d] = v if v < hi[d] else hi[d]
                 if lo[d] >= hi[d]:  # a cut-off (the window was open before a)
                     killer[d] = a
+
+    def _begin_iteration(self):
+        self._idx[0] = 0
+        self._lo[0], self._hi[0] = -INF, INF
+        self._val[0] = -INF if self._max[0] else INF
+        self._arg[0] = None
+        self._rem[0] = self.depth + self._skip
+        self._cut = False
 
     def _grow(self):
         for frame in (self._acts, self._arg, self._killer):
@@ -293,6 +277,15 @@ class Search:
         if self.best is None and self.depth == 0 and acts[0]:
             self.best = acts[0][0]
         self._d, self.nodes, self.done = -1, nodes, True
+
+
+def _killer_first(acts, k):
+    """acts with k, an action that cut off at this depth, moved to the front (in place)."""
+    if k is not None and k != acts[0] and k in acts:
+        i = acts.index(k)
+        acts[i] = acts[0]
+        acts[0] = k
+    return acts
 
 
 def _as_given(g, acts):
