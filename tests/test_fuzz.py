@@ -6,7 +6,6 @@ A few thousand cases each here; STONEGRID_FUZZ=N runs N times as many (the bench
 import os
 import random
 import socket
-import threading
 import time
 
 import pytest
@@ -14,6 +13,7 @@ import pytest
 from helpers import random_game
 from shared_rules import GAMES, load
 from stonegrid import logs, pairing, records, web
+from webkit import web_server
 
 SCALE = int(os.environ.get("STONEGRID_FUZZ", "1"))
 
@@ -111,12 +111,8 @@ def test_the_export_reader_says_what_is_wrong_or_reads_the_game():
 
 @pytest.fixture(scope="module")
 def server():
-    httpd = web.server(0)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield httpd.server_address
-    httpd.shutdown()
-    httpd.server_close()
+    with web_server() as address:
+        yield address
 
 
 def test_the_web_server_answers_or_drops_every_request(server, capfd):

@@ -2,23 +2,18 @@
 address, answers HEAD, and drops a request that never finishes its headers."""
 import http.client
 import socket
-import threading
 import time
 
 import pytest
 
 from stonegrid import web
+from webkit import web_server
 
 
 @pytest.fixture(scope="module")
 def address():
-    httpd = web.server(0)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield httpd.server_address
-    httpd.shutdown()
-    httpd.server_close()
-    thread.join(10)
+    with web_server() as address:
+        yield address
 
 
 def ask(address, method, path, host):
@@ -73,22 +68,15 @@ def test_a_request_that_never_finishes_its_headers_is_dropped(address):
 def test_a_connection_cut_or_reset_is_no_traceback(capfd):
     """A client that resets its connection mid-answer, or one cut by the header timer: the
     server says nothing (it printed a traceback for each), and serves on."""
-    httpd = web.server(0)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        host = "127.0.0.1:%d" % httpd.server_address[1]
+    with web_server() as address:
+        host = "127.0.0.1:%d" % address[1]
         for _ in range(20):
-            s = socket.create_connection(httpd.server_address, timeout=5)
+            s = socket.create_connection(address, timeout=5)
             s.sendall(b"GET /firmware.json HTTP/1.1\r\nHost: %s\r\n\r\n" % host.encode())
             s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\0\0\0\0\0\0\0")
             s.close()  # a reset, while the answer is written
         time.sleep(0.5)
-        assert ask(httpd.server_address, "GET", "/index.html", host)[0] == 200
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-        thread.join(10)
+        assert ask(address, "GET", "/index.html", host)[0] == 200
     err = capfd.readouterr().err
     assert "Traceback" not in err and "Error" not in err, err
 

@@ -13,7 +13,8 @@ import tempfile
 import time
 import tracemalloc
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, ROOT)
 from shared_rules import load, record  # noqa: E402
 from stonegrid.logs import Lines  # noqa: E402
@@ -81,28 +82,26 @@ def web_burst(n=200):
     import socket
     import threading
 
-    from stonegrid import web
-    httpd = web.server(0)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    request = b"GET /index.html HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % httpd.server_address[1]
+    sys.path.insert(0, os.path.dirname(HERE))  # tests/: webkit
+    from webkit import web_server
     times, go = [], threading.Event()
+    with web_server() as address:
+        request = b"GET /index.html HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % address[1]
 
-    def one():
-        go.wait()
-        start = time.perf_counter()
-        with socket.create_connection(httpd.server_address, timeout=30) as s:
-            s.sendall(request)
-            while s.recv(65536):
-                pass
-        times.append(time.perf_counter() - start)
-    threads = [threading.Thread(target=one) for _ in range(n)]
-    for t in threads:
-        t.start()
-    go.set()
-    for t in threads:
-        t.join()
-    httpd.shutdown()
-    httpd.server_close()
+        def one():
+            go.wait()
+            start = time.perf_counter()
+            with socket.create_connection(address, timeout=30) as s:
+                s.sendall(request)
+                while s.recv(65536):
+                    pass
+            times.append(time.perf_counter() - start)
+        threads = [threading.Thread(target=one) for _ in range(n)]
+        for t in threads:
+            t.start()
+        go.set()
+        for t in threads:
+            t.join()
     times.sort()
     return times[-1], times[len(times) // 2], len(times)
 
