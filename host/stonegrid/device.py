@@ -62,18 +62,16 @@ def check_port(port, hint=""):
     except (serial.SerialException, OSError) as e:
         code = e.errno if isinstance(e, OSError) else (e.args[0] if e.args and isinstance(
             e.args[0], int) else None)
-        why = {errno.EBUSY: "busy: another program has it open (mpremote, a serial monitor, "
-                            "another stonegrid?)",
-               errno.EAGAIN: "busy: another program has it open (mpremote, a serial monitor, "
-                             "another stonegrid?)",
+        busy = "busy: another program has it open (mpremote, a serial monitor, another " \
+               "stonegrid?)"
+        missing = "no such port; is the board plugged in?" + hint
+        why = {errno.EBUSY: busy, errno.EAGAIN: busy,
                errno.EACCES: "permission denied: add yourself to the dialout group (`sudo "
                              "usermod -aG dialout $USER`, then log in again)",
                errno.ENOTTY: "not a serial port",
-               errno.ENOENT: "no such port; is the board plugged in?" + hint,
-               errno.ENXIO: "no such port; is the board plugged in?" + hint}.get(code)
+               errno.ENOENT: missing, errno.ENXIO: missing}.get(code)
         if why is None and "lock" in str(e).lower():
-            why = "busy: another program has it open (mpremote, a serial monitor, another " \
-                  "stonegrid?)"
+            why = busy
         raise DeviceError("cannot open %s: %s" % (port, why or str(e)[:120]))
 
 

@@ -86,13 +86,9 @@ class Narrator:
         _warn("link: %s" % logs.describe(rec, self.names))
 
 
-def _own_id(raw):
-    """The board's id from its own link line, else None."""
-    try:
-        rec = json.loads(raw)
-    except ValueError:
-        return None
-    value = rec.get("id") if isinstance(rec, dict) and rec.get("t") == "link" else None
+def _own_id(rec):
+    """The board's id from its own link line (a record), else None."""
+    value = rec.get("id") if rec.get("t") == "link" else None
     return value if isinstance(value, str) and re.fullmatch("[0-9a-f]{6}", value) else None
 
 
@@ -142,17 +138,18 @@ class SerialBoard:
 
         def line(raw):
             raw = raw.rstrip(b"\r")
-            if self.capture.file is None and b'"link"' in raw:
-                board_id = _own_id(raw)
-                if board_id:  # before its first game: its logs go by its id
-                    self.capture.out_dir = os.path.join(self.out_dir, "%s-%s" % (
-                        time.strftime("%Y%m%d"), board_id))
-            self.capture.line(raw)
             try:
                 rec = json.loads(raw)
             except ValueError:
                 rec = None
-            if isinstance(rec, dict):
+            if not isinstance(rec, dict):
+                rec = None
+            board_id = _own_id(rec) if rec is not None and self.capture.file is None else None
+            if board_id:  # before its first game: its logs go by its id
+                self.capture.out_dir = os.path.join(self.out_dir, "%s-%s" % (
+                    time.strftime("%Y%m%d"), board_id))
+            self.capture.line(raw)
+            if rec is not None:
                 self.narrator.record(self, rec)
             relay("line", self, raw)
 
@@ -259,10 +256,6 @@ class RemoteHost:
         except OSError:
             return False
         return True
-
-    @property
-    def conn(self):
-        return self.channel.conn if self.channel is not None else None
 
     def drop(self):
         """Close the connection (the board went away or restarted); its reader ends."""
