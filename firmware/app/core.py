@@ -230,7 +230,7 @@ class App:
     def press(self, button, kind, now):
         screen = self.screen.handle(button, kind, now)
         if screen is not None:
-            self.screen = screen
+            self.show(screen)
         screen = None
         self.dirty = True
 
@@ -253,7 +253,7 @@ class App:
         if type(outcome) is tuple:  # "new": the game is started here, out of the commands'
             self._new(*outcome)  # frames
         elif outcome is not None:
-            self.screen = outcome
+            self.show(outcome)
 
     def _new(self, game_id, players, game):
         self.screen = None  # the game or menu on screen let go of, and their code with it,
