@@ -311,7 +311,7 @@ def test_the_unix_board_needs_no_smaller_a_share_of_its_heap_than_the_pico():
     """The memory guards run on the unix board at its default heap (engine.DEFAULT_HEAP,
     standing for the Pico's 240 KB): they hold only while the unix board needs at least as
     large a share of its heap as the Pico needs of its own for the same games
-    (tests/bench/pico.py prints the figures for the README)."""
+    (tests/bench/pico.py prints the figures for tests/bench/README.md)."""
     from stonegrid.sim.engine import DEFAULT_HEAP, heap_bytes
     sys.path.insert(0, os.path.join(repo_root(), "tests", "bench"))
     import pico as pico_bench

@@ -14,7 +14,7 @@
             app's garbage collection) and the RP2040 estimate; the smallest -X heapsize for
             rules + search at the default level, and for the app with the device on both sides.
 Run: .venv/bin/python tests/bench/ai.py [strength|speed|all] [--games N] [--game G] ...
-(the README's "Device opponent" strength figures come from `strength`; its RP2040 figures
+(the strength figures of tests/bench/README.md come from `strength`; its RP2040 figures
 from tests/bench/pico.py).
 
 The greedy player: for each legal action of the view it may see, play it and count material

@@ -1,6 +1,6 @@
 """Figures measured on an emulated Raspberry Pi Pico: the maker's MicroPython UF2 for the Pico
-(--micropython FILE or $STONEGRID_MICROPYTHON_UF2; stock v1.28.0 RPI_PICO for the README's
-figures) booted in rp2040js from a flash image holding the app (stonegrid.pico.image) plus
+(--micropython FILE or $STONEGRID_MICROPYTHON_UF2; stock v1.28.0 RPI_PICO for the figures
+of tests/bench/README.md) booted in rp2040js from a flash image holding the app (stonegrid.pico.image) plus
 tests/bench/pico_device.py, timed by the chip's own clock (time.ticks_us at 125 MHz), so in
 emulated time whatever the host's speed. rp2040js counts each instruction's cycles; it does
 not model the flash's XIP cache misses or bus contention (tests/bench/README.md).

@@ -1,5 +1,5 @@
 """The virtual board's control socket: one JSON object per line each way, for tests and
-tools (README.md, "The control socket").  Each request's `cmd` is looked up in
+tools (host/stonegrid/sim/README.md, "The control socket").  Each request's `cmd` is looked up in
 ControlServer.COMMANDS."""
 import asyncio
 import base64
