@@ -274,39 +274,49 @@ def test_wiring_diagram_matches_the_diy_profiles():
 
 
 def test_buttons_press_long_press_and_clock_wrap(device, monkeypatch):
-    """hal.buttons: a short press, a long press, a bounce, and a press across the wrap of
-    the device's millisecond clock (ticks_ms counts modulo 2^30 on rp2)."""
+    """hal.buttons: OK acts as it goes down (it has no long press), once whatever its
+    contacts bounce or however long it is held; BACK acts when let go, a long press or a
+    short one, and a 5 ms blip of it is a bounce; all across the wrap of the device's
+    millisecond clock (ticks_ms counts modulo 2^30 on rp2)."""
     period = 1 << 30
     buttons_mod = importlib.import_module("hal.buttons")
+    assert buttons_mod.LONG == ("back",)
     monkeypatch.setattr(buttons_mod, "_ticks_diff",
                         lambda a, b: (a - b + period // 2) % period - period // 2)
     down = set()
     buttons = buttons_mod.Buttons(["ok", "back"], lambda name: name in down)
     events = []
 
-    def at(now):
+    def at(now, *press, release=()):
+        down.update(press)
+        down.difference_update(release)
         buttons.update(now % period)
         event = buttons.poll()
         while event:
-            events.append(event)
+            events.append((now - start, ) + event)
             event = buttons.poll()
-    for start in (1000, period - 200):  # the second press spans the wrap
+    for start in (1000, period - 200):  # the second run spans the wrap
         events.clear()
-        down.add("ok")
-        at(start)
-        down.discard("ok")
-        at(start + 100)  # short: a press
-        down.add("back")
-        at(start + 200)
-        at(start + 200 + buttons_mod.LONG_MS)  # held: a long press, once
-        at(start + 300 + buttons_mod.LONG_MS)
-        down.discard("back")
-        at(start + 400 + buttons_mod.LONG_MS)  # no press after a long one
-        down.add("ok")
-        at(start + 1000 + buttons_mod.LONG_MS)
-        down.discard("ok")
-        at(start + 1005 + buttons_mod.LONG_MS)  # 5 ms: a bounce, not a press
-        assert events == [("ok", "press"), ("back", "long")], start
+        at(start, "ok")  # down: a press at once
+        at(start + 2, release=["ok"])  # its contacts bounce: no second press
+        at(start + 4, "ok")
+        at(start + 100, release=["ok"])
+        at(start + 110, "ok")  # a bounce of the release
+        at(start + 120, release=["ok"])
+        at(start + 200, "ok")  # a second press, held long: one press
+        at(start + 200 + 2 * buttons_mod.LONG_MS)
+        at(start + 300 + 2 * buttons_mod.LONG_MS, release=["ok"])
+        at(start + 2000, "back")
+        at(start + 2050, release=["back"])  # short: a press when let go
+        at(start + 2200, "back")
+        at(start + 2200 + buttons_mod.LONG_MS)  # held: a long press, once
+        at(start + 2300 + buttons_mod.LONG_MS)
+        at(start + 2400 + buttons_mod.LONG_MS, release=["back"])  # no press after a long one
+        at(start + 3000, "back")
+        at(start + 3005, release=["back"])  # 5 ms: a bounce, not a press
+        assert events == [(0, "ok", "press"), (200, "ok", "press"),
+                          (2050, "back", "press"),
+                          (2200 + buttons_mod.LONG_MS, "back", "long")], start
 
 
 # -- the brightness cap, as the backends enforce it ---------------------------------------
@@ -373,7 +383,9 @@ def test_ws2812_sends_every_byte_through_the_table(device, name):
     board.show(frame)
     table = device.scale_table(min(board.brightness, board.cap))
     sent = board._np.writes[-1]
-    order, (ro, go, bo) = board._order, board._offsets
+    ws = importlib.import_module("hal.ws2812")
+    order = ws._led_order(16, 16, p["wiring"], p["rotation"], p.get("mirror", False))
+    ro, go, bo = (p["color_order"].index(c) for c in "RGB")
     for pixel, led in enumerate(order):
         r, g, b = frame[pixel * 3:pixel * 3 + 3]
         assert sent[led * 3 + ro] == table[r] and sent[led * 3 + go] == table[g]
@@ -426,7 +438,7 @@ def test_browser_page_applies_the_cap_and_passes_events(device):
 
 def test_every_backend_is_covered_by_a_cap_test():
     """A new backend needs its own stand-ins and cap test here (see the tests above)."""
-    helpers = {"__init__", "unicorn", "buttons", "drawn"}
+    helpers = {"__init__", "unicorn", "buttons", "drawn", "place"}
     backends = set(f[:-3] for f in os.listdir(HAL) if f.endswith(".py")) - helpers
     covered = {"stellar", "cosmic", "ws2812", "unix", "web"}
     assert backends <= covered, "backends without a brightness-cap test: %s" % (

@@ -28,6 +28,7 @@ from app.heap import forget, only, playable
 from app.session import Session
 
 FRAME_MS = 100  # redraw at least this often, for blinking
+PASS_MS = 20  # the main loop's pass when idle (sooner on a button, where the board says)
 NOTICE_MS = 2000  # how long "CUT" shows at boot when the journal was cut short
 
 
@@ -188,6 +189,7 @@ class App:
         wire.send(self.hello())
         self.resume()
         asyncio.create_task(self._serve())
+        wake = self._waker()
         while True:
             now = time.ticks_ms()
             event = self.hal.poll()
@@ -201,7 +203,28 @@ class App:
             # slots where the call left the screen, which the collector would still find in
             # this coroutine's frame, holding a game being let go of, while it sleeps
             busy = self.screen.busy()
-            await asyncio.sleep_ms(0 if busy else 20)
+            if busy or wake is None:
+                await asyncio.sleep_ms(0 if busy else PASS_MS)
+            else:
+                await wake.wait()
+
+    def _waker(self):
+        """A flag that a button's interrupt sets, and a task every PASS_MS, on a board that
+        can call back on a press (hal: wake_on_press): the loop then sleeps until either.
+        None elsewhere: the loop sleeps PASS_MS."""
+        hook = getattr(self.hal, "wake_on_press", None)  # optional in the hal's protocol
+        flag = getattr(asyncio, "ThreadSafeFlag", None)  # not on every port's asyncio
+        if hook is None or flag is None:
+            return None
+        wake = flag()
+        hook(wake.set)
+        asyncio.create_task(self._every_pass(wake))
+        return wake
+
+    async def _every_pass(self, wake):
+        while True:
+            await asyncio.sleep_ms(PASS_MS)
+            wake.set()
 
     async def _serve(self):
         """The serial wire as long as the app runs: should its reader ever end, it starts

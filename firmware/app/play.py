@@ -43,6 +43,7 @@ class Play(Screen):
             return None
         if not s.human_to_move():
             return None
+        self.ui.touch(now)
         a = self.view.handle(g, self.ui, button, kind, now)
         if a == BACK:
             if not s.has_device() and s.seat is None and g.plies():  # take back, one board

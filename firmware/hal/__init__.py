@@ -9,6 +9,9 @@ Every backend module offers make(profile) -> a board object with:
   poll()                        the next button event (name, kind) or None; names: up down left
                                 right ok back; kind "press" or "long"
   held(name)                    whether a button is down now (safe mode at boot)
+  wake_on_press(wake)           optional: call wake() whenever a button changes (ws2812: from
+                                the pins' interrupt), so that the app's loop, asleep between
+                                its passes, reads the buttons at once
   serial                        optional: where app.wire reads its commands on a board without
                                 a stdin (web: the browser page), see app.wire.serve
 Pin-based backends turn raw button states into events with hal.buttons.

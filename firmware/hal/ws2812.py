@@ -5,12 +5,20 @@ The panel's current is bounded in code: every byte sent goes through scale_table
 level = min(brightness, cap), and cap itself is at most power_cap(LEDs, supply_ma), the level
 at which a frame of all 255s stays within the profile's supply rating."""
 import time
+from array import array
 
 import machine
 import neopixel
 
 from hal import scale_table
 from hal.buttons import Buttons
+
+try:
+    from hal.place import place
+except (ImportError, SyntaxError, ValueError):  # no native code here: the same in Python
+    def place(dst, src, dest, table, n):
+        for i in range(n):
+            dst[dest[i]] = table[src[i]]
 
 MA_PER_CHANNEL = 20  # one WS2812B colour channel at 255 (datasheet: up to ~20 mA)
 IDLE_MA = 1  # each LED's own driver chip, lit or not (about 0.5-1 mA)
@@ -34,16 +42,27 @@ class Board:
                               power_cap(leds, profile.get("supply_ma", USB_MA))))
         self.brightness = self.cap
         self._np = neopixel.NeoPixel(machine.Pin(profile["data_pin"]), leds)
-        self._order = _led_order(self.width, self.height, profile.get("wiring", "serpentine"),
-                                 profile.get("rotation", 0), profile.get("mirror", False))
+        order = _led_order(self.width, self.height, profile.get("wiring", "serpentine"),
+                           profile.get("rotation", 0), profile.get("mirror", False))
         colours = profile.get("color_order", "GRB")  # byte order on the wire; WS2812B: GRB
-        self._offsets = (colours.index("R"), colours.index("G"), colours.index("B"))
+        bpp = self._np.bpp
+        # where each byte of a frame (RGB, row-major) goes in neopixel's buffer, which holds
+        # the bytes as sent, in the panel's LED and colour order
+        self._dest = array("H", [order[i // 3] * bpp + colours.index("RGB"[i % 3])
+                                 for i in range(3 * leds)])
         self._level = min(self.brightness, self.cap)
         self._table = scale_table(self._level)
         pins = {}
         for name, gpio in profile["buttons"].items():
             pins[name] = machine.Pin(gpio, machine.Pin.IN, machine.Pin.PULL_UP)
+        self._pins = pins
         self._buttons = Buttons(list(pins), lambda name: pins[name].value() == 0)
+
+    def wake_on_press(self, wake):
+        """Call wake() whenever a button pin changes (from its interrupt): the app reads
+        the buttons then, not at its next pass."""
+        for pin in self._pins.values():
+            pin.irq(lambda _pin: wake(), machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING)
 
     def set_brightness(self, level):
         self.brightness = level
@@ -52,16 +71,7 @@ class Board:
         level = max(0, min(self.brightness, self.cap))
         if level != self._level:
             self._table, self._level = scale_table(level), level
-        t, buf, order = self._table, self._np.buf, self._order
-        bpp = self._np.bpp
-        ro, go, bo = self._offsets
-        # neopixel's buffer holds the bytes as sent, in the panel's colour order
-        for pixel in range(len(order)):
-            src = pixel * 3
-            dst = order[pixel] * bpp
-            buf[dst + ro] = t[frame[src]]
-            buf[dst + go] = t[frame[src + 1]]
-            buf[dst + bo] = t[frame[src + 2]]
+        place(self._np.buf, frame, self._dest, self._table, len(self._dest))
         self._np.write()
 
     def poll(self):

@@ -10,7 +10,9 @@ A view module for game G (views/G.py) offers:
   handle(game, ui, button, kind, now)
                                  -> an action to play, BACK for a BACK press the view did not
                                  use (ui.back()), or None (ui may change); an illegal press
-                                 calls ui.refuse(now) so the screen can show a cue
+                                 calls ui.refuse(now) so the screen can show a cue; the
+                                 app calls ui.touch(now) first, and views blink with
+                                 ui.blink(now), lit at once after a press
   render(game, ui, canvas, now)  draw the game on the canvas at time now (ms, for blinking)
   sync(game, ui)                 after an action made elsewhere (device, serial, undo)
   keys_for(game, ui, action)     the (button, kind) presses that make `action` from this ui
@@ -40,10 +42,20 @@ class UI:
     colours = palette.SAFE
     refused = 0  # ms
     cursor_hidden = False
+    pressed = 0  # ms of the last press: the blinking starts over, lit, from there
 
     def paint(self, colours, cursor_hidden=False):
         self.colours = colours
         self.cursor_hidden = cursor_hidden
+
+    def touch(self, now):
+        """A press at `now` (the app calls it before handle): what blinks shows at once, so
+        that a cursor moved is seen where it went."""
+        self.pressed = now
+
+    def blink(self, now, period=400):
+        """True in the lit half of a blink of `period` ms, lit first at the last press."""
+        return blink(now - self.pressed, period)
 
     def refuse(self, now):
         """Show the cue of a press that does nothing here, for REFUSED_MS from now."""

@@ -1,6 +1,12 @@
 """A frame to draw on in logical pixels: 16x16 whatever the matrix, each logical pixel a
 scale x scale block (2 on a 32x32 Cosmic Unicorn)."""
-SIZE = 16
+try:
+    from micropython import const
+except ImportError:  # CPython: the host draws the same frames
+    def const(x):
+        return x
+
+SIZE = const(16)
 
 
 class Canvas:
@@ -8,11 +14,25 @@ class Canvas:
         self.width, self.height = width, height
         self.scale = max(1, min(width, height) // SIZE)
         self.buf = bytearray(width * height * 3)
+        self._blank = bytes(len(self.buf))
+        self._backdrop, self._drawn = self._blank, None  # backdrop()
+        if self.scale == 1:
+            self.set = self._set_pixel
 
     def clear(self):
-        buf = self.buf
-        for i in range(len(buf)):
-            buf[i] = 0
+        self.buf[:] = self._blank  # one copy, not a loop over the bytes
+
+    def backdrop(self, name, draw):
+        """Start a frame from what draw(canvas) draws on a clear canvas, the same in every
+        frame (a board's lines): drawn once, then copied while `name` stays the one asked
+        for.  Only the name is kept, not draw: the code of a view let go of leaves the heap."""
+        if name != self._drawn:
+            self.clear()
+            draw(self)
+            self._backdrop = bytes(self.buf)
+            self._drawn = name
+        else:
+            self.buf[:] = self._backdrop
 
     def set(self, x, y, rgb):
         """Colour logical pixel (x, y); rgb is 0xRRGGBB.  Off-canvas pixels are ignored."""
@@ -27,6 +47,16 @@ class Canvas:
                 buf[i + 1] = g
                 buf[i + 2] = b
                 i += 3
+
+    def _set_pixel(self, x, y, rgb):
+        """set() where a logical pixel is one pixel: every board but the 32x32 one.  The
+        views call it for every point of every frame: it is kept short."""
+        if 0 <= x < SIZE and 0 <= y < SIZE:
+            i = (y * self.width + x) * 3
+            buf = self.buf
+            buf[i] = rgb >> 16 & 255
+            buf[i + 1] = rgb >> 8 & 255
+            buf[i + 2] = rgb & 255
 
     def get(self, x, y):
         i = (y * self.scale * self.width + x * self.scale) * 3
@@ -43,9 +73,12 @@ class Canvas:
         from views.font import glyph
         for ch in s:
             bits = glyph(ch)
-            for row in range(5):
-                for col in range(3):
-                    if bits >> (14 - row * 3 - col) & 1:
+            for dot in range(15):  # from the top left, row by row
+                if bits >> (14 - dot) & 1:
+                    row, col = divmod(dot, 3)
+                    if size == 1:
+                        self.set(x + col, y + row, rgb)
+                    else:
                         self.rect(x + size * col, y + size * row, size, size, rgb)
             x += 4 * size
         return x

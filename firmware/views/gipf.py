@@ -20,7 +20,7 @@ arrow points at the dot's other ray, OK pushes, BACK returns to the dots.  A row
 blinks on a dimmed board, with white dots at both ends of its line: arrows go to the next
 row, OK takes it."""
 from shared_rules.gipf import NRAYS, RAY_DOT, index, ray_spots
-from views import UI as _UI, bar, blink as blinking, palette, route
+from views import UI as _UI, bar, palette, route
 from views.canvas import dim
 
 LABELS = {"handicap": "HCP"}
@@ -217,7 +217,7 @@ def _line_dots(game, a):
 
 def render(game, ui, canvas, now):
     canvas.clear()
-    blink = blinking(now)
+    blink = ui.blink(now)
     seg = ()
     if game.removal_pending():
         rows = ui.rows
@@ -233,7 +233,7 @@ def render(game, ui, canvas, now):
 def _spots(game, ui, canvas, now, seg):
     """The spots and their pieces (dimmed but for the selected row while one is chosen), and
     what the last action took."""
-    colours, pending, blink = ui.colours, bool(seg), blinking(now)
+    colours, pending, blink = ui.colours, bool(seg), ui.blink(now)
     for s in range(NSPOTS):
         p = game.piece_at(s)
         if p is None:
@@ -262,7 +262,7 @@ def _spots(game, ui, canvas, now, seg):
 def _dots(game, ui, canvas, now, seg):
     """The dots (legal ones hinted, the last push's amber), the cursor or the push previewed,
     or the ends of the selected row's line."""
-    colours, mover, blink = ui.colours, game.to_move, blinking(now)
+    colours, mover, blink = ui.colours, game.to_move, ui.blink(now)
     legal = ui.hints if not seg else b""
     hint = dim(colours[mover], 1, 3) if mover is not None else 0
     for d in range(NSPOTS, 61):

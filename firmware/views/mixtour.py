@@ -20,7 +20,7 @@ or move is left, the board and a PASS card take turns: OK passes (an arrow shows
 magenta).  A pass shows PASS in the passer's colour once, and until the next action the gap
 crossings glow in that colour."""
 from shared_rules.mixtour import PASS, SQUARES, move
-from views import UI as _UI, bar, blink as blinking, palette, route
+from views import UI as _UI, bar, palette, route
 from views.canvas import dim
 
 LABELS = {"points_to_win": "PTS"}
@@ -237,7 +237,7 @@ def _card(canvas, colour, ok, blink):
 def render(game, ui, canvas, now):
     canvas.clear()
     over = game.to_move is None
-    blink = blinking(now, BLINK_MS)
+    blink = ui.blink(now, BLINK_MS)
     if ui.shown is None or now < ui.shown:
         ui.shown = now
     since = now - ui.shown

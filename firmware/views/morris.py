@@ -6,7 +6,7 @@ moved, the point it left amber, the point of a stone taken dark red.
 Controls: arrows move the cursor from point to point, OK places / picks up a stone / moves
 it / removes a stone; BACK drops a picked-up stone."""
 from shared_rules.morris import MOVE, POINTS, REMOVE, neighbours
-from views import UI as _UI, bar, blink as blinking, palette, route
+from views import UI as _UI, bar, palette, route
 from views.canvas import dim
 
 LABELS = {"double_mill_takes_two": "2X", "no_immediate_returns": "RET"}
@@ -137,9 +137,8 @@ def handle(game, ui, button, kind, now=0):
 
 
 def render(game, ui, canvas, now):
-    canvas.clear()
-    blink = blinking(now)
-    _lines(canvas)
+    canvas.backdrop("morris", _lines)
+    blink = ui.blink(now)
     _last_turn(game, ui, canvas)
     _stones(game, ui, canvas, blink)
     if game.to_move is not None and not ui.cursor_hidden:  # the cursor
@@ -191,20 +190,22 @@ def _last_turn(game, ui, canvas):
 def _stones(game, ui, canvas, blink):
     """The stones (one that may be taken flickers, the one picked up blinks), and the empty
     points, hinted where OK would act."""
-    colours, targets, mover = ui.colours, ui.targets, game.to_move
+    colours, targets, mover, sel = ui.colours, ui.targets, game.to_move, ui.sel
+    taking = game.removals_pending()
+    marked = [k[1] for k in ui.last]  # the last turn's marks tell more, for now
     for i in range(24):
-        x, y = XY[i]
         owner = game.stone_at(i)
         if owner is not None:
             colour = colours[owner]
-            if game.removals_pending() and i in targets and not blink:
+            if taking and i in targets and not blink:
                 colour = dim(colour, 1, 4)  # a stone that may be taken flickers
-            if i == ui.sel:
+            if i == sel:
                 colour = palette.CURSOR if blink else colour
-            canvas.set(x, y, colour)
+        elif i in marked:
+            continue
+        elif (sel, i) in targets if sel is not None else targets.get(i) is not None:
+            colour = dim(colours[mover], 1, 3)  # OK here would act
         else:
-            if any(k[1] == i for k in ui.last):
-                continue  # the last turn's mark tells more, for now
-            hint = (ui.sel, i) in targets if ui.sel is not None else (
-                i in targets and targets[i] is not None)
-            canvas.set(x, y, dim(colours[mover], 1, 3) if hint else palette.POINT)
+            colour = palette.POINT
+        x, y = XY[i]
+        canvas.set(x, y, colour)

@@ -16,7 +16,7 @@ Placing - OK places on the blinking cell; on a new Line the arrows first move th
 the rim from free edge cell to free edge cell.  Any press closes the reveal card and counts
 as well: the first OK already places."""
 from shared_rules.rhombus import BID, LINE, combination_score
-from views import UI as _UI, blink as blinking, palette, route
+from views import UI as _UI, palette, route
 from views.canvas import dim
 
 LABELS = {}
@@ -243,7 +243,7 @@ def render(game, ui, canvas, now):
         _card(game, ui, canvas, now)
         return
     colours = ui.colours
-    blink = blinking(now)
+    blink = ui.blink(now)
     mover = game.to_move
     bidding = game.bidding()
     nxt = game.next_cell()
@@ -312,7 +312,7 @@ def _card(game, ui, canvas, now):
     canvas.rect(7, 8, 2, 2, palette.TEXT)
     canvas.text(10, 1, "01234"[game.bid(1)], colours[1], 2)
     first = game.first()
-    if blinking(now):
+    if ui.blink(now):
         canvas.rect(10 * first, 13, 6, 2, colours[first])
 
 

@@ -5,9 +5,13 @@
 //
 // stdin/stdout carry messages: one type byte, a 4-byte little-endian length, the payload.
 //   in:  S <bytes>  serial bytes from the USB host     P "<gpio> <ms>"  hold a button pin
-//        active for <ms> of emulated time
+//        active for <ms> of emulated time, from the start of a pass of the firmware's reads
+//        N "<gpio> <ms> <ns>"  the same at emulated time <ns> (now if that has passed),
+//        wherever the firmware is then: a finger's own time, for the latency bench
 //   out: S <bytes>  serial bytes from the board        F <bytes>  one WS2812 frame, wire order
 //        U ""       USB serial is up
+//        T "<what> <ns>"  when, in emulated ns: "down <gpio>" / "up <gpio>" a button pin
+//                   changed, "frame" the WS2812 frame that follows ended (its last bit)
 // Exit status 100: the chip asked for a reboot (watchdog / machine.reset()); the host starts
 // a fresh emulator on the same flash file.
 import * as fs from 'fs';
@@ -185,14 +189,34 @@ function passStarts(now) {
   if (phase && (++phase.passes < 3 || now < phase.due)) return; // the 1st, one whole, this
   if (pressing !== null) {
     mcu.gpio[pressing].setInputValue(activeLow);
+    send('T', `up ${pressing} ${now}`);
     pressing = null;
     phase = { due: now + RELEASE_MS * 1e6, passes: 1 };
   } else if (presses.length) {
     const [gpio, ms] = presses.shift();
     mcu.gpio[gpio].setInputValue(!activeLow);
+    send('T', `down ${gpio} ${now}`);
     pressing = gpio;
     phase = { due: now + ms * 1e6, passes: 1 };
   }
+}
+
+// A press at a given emulated time, released <ms> later: the firmware meets it wherever it is.
+let timed = null; // [gpio, ms] of the press due, then held
+const pressTimed = mcu.clock.createAlarm(() => {
+  const [gpio, ms] = timed;
+  mcu.gpio[gpio].setInputValue(!activeLow);
+  send('T', `down ${gpio} ${mcu.clock.nanos}`);
+  releaseTimed.schedule(ms * 1e6);
+});
+const releaseTimed = mcu.clock.createAlarm(() => {
+  mcu.gpio[timed[0]].setInputValue(activeLow);
+  send('T', `up ${timed[0]} ${mcu.clock.nanos}`);
+});
+function pressAt(gpio, ms, at) {
+  timed = [gpio, ms];
+  pressTimed.schedule(Math.max(0, at - mcu.clock.nanos));
+  wake(); // a sleeping chip may have no alarm of its own before then
 }
 
 // --- WS2812: bits by the length of each high pulse (0: ~0.4 us, 1: ~0.8 us), in emulated time
@@ -212,7 +236,10 @@ mcu.gpio[profile.data_pin].addListener((state) => {
   if (bits >= frameBytes * 8) return;
   const byte = bits >> 3;
   frame[byte] = (frame[byte] << 1) | (now - rose > 580 ? 1 : 0);
-  if (++bits === frameBytes * 8) send('F', frame);
+  if (++bits === frameBytes * 8) {
+    send('T', `frame ${now}`);
+    send('F', frame);
+  }
 });
 
 // --- messages from the host
@@ -229,6 +256,9 @@ process.stdin.on('data', (data) => {
     } else if (type === 'P') {
       const [gpio, ms] = payload.toString().split(' ').map(Number);
       presses.push([gpio, ms]); // taken at the start of a pass
+    } else if (type === 'N') {
+      const [gpio, ms, at] = payload.toString().split(' ').map(Number);
+      pressAt(gpio, ms, at);
     }
   }
 });
