@@ -51,15 +51,26 @@ MA_PER_CHANNEL, IDLE_MA, CONTROLLER_MA = 20, 1, 50
 
 class FakePin:
     IN, OUT, PULL_UP, PULL_DOWN = 0, 1, 1, 2
+    IRQ_FALLING, IRQ_RISING = 4, 8
     made = []
 
     def __init__(self, id, mode=-1, pull=-1):
         self.id, self.mode, self.pull = id, mode, pull
         self.level = 1  # buttons: pulled up, not pressed
+        self.handler = self.trigger = None
         FakePin.made.append(self)
 
     def value(self, v=None):
         return self.level
+
+    def irq(self, handler=None, trigger=IRQ_FALLING | IRQ_RISING):
+        self.handler, self.trigger = handler, trigger
+
+    def change(self, level):
+        """A finger: the level changes and the interrupt (if any) runs."""
+        self.level = level
+        if self.handler is not None:
+            self.handler(self)
 
 
 class FakeNeoPixel:
@@ -434,6 +445,21 @@ def test_browser_page_applies_the_cap_and_passes_events(device):
         assert board.serial.readinto(part) == want
         got += part[:want]
     assert got == b'{"cmd": "hello"}\n'
+
+
+@pytest.mark.parametrize("name", WS2812)
+def test_ws2812_wakes_the_app_on_every_edge_of_every_button(device, name):
+    p = PROFILES[name]
+    board = device.open_board(p)
+    pins = dict((pin.id, pin) for pin in FakePin.made if pin.id in p["buttons"].values())
+    assert set(pins) == set(p["buttons"].values())
+    woken = []
+    board.wake_on_press(lambda: woken.append(1))
+    for pin in pins.values():
+        assert pin.trigger == FakePin.IRQ_FALLING | FakePin.IRQ_RISING
+        pin.change(0)
+        pin.change(1)
+    assert len(woken) == 2 * len(pins)
 
 
 def test_every_backend_is_covered_by_a_cap_test():

@@ -73,6 +73,7 @@ class App:
         self.restarted = 0  # restarts for want of memory just before this boot (journal)
         self.peer = None  # the other board of a linked game (app.peer), once there is one
         self.notice_until = None  # "CUT" is shown until then (resume)
+        self.edged = False  # a button changed since the loop last read them (wake_on_press)
 
     # -- the screen and the game on it ---------------------------------------------------
     def show(self, screen):
@@ -192,13 +193,17 @@ class App:
         wake = self._waker()
         while True:
             now = time.ticks_ms()
+            self.edged = False
             event = self.hal.poll()
+            pressed = event is not None
             while event:
                 self.press(event[0], event[1], now)
                 event = self.hal.poll()
             self.screen.tick(now)  # the device's turn; the other screens only answer buttons
             if self.dirty or time.ticks_diff(now, self.next_frame) >= 0:
-                self.draw(now)
+                self.draw(now, pressed)
+            if pressed:  # the garbage collected now, once the press is shown, rather than
+                gc.collect()  # when the heap's threshold falls in the middle of the next
             # busy() in a statement of its own: the await's arguments then take the stack
             # slots where the call left the screen, which the collector would still find in
             # this coroutine's frame, holding a game being let go of, while it sleeps
@@ -217,7 +222,11 @@ class App:
         if hook is None or flag is None:
             return None
         wake = flag()
-        hook(wake.set)
+
+        def edge():
+            self.edged = True
+            wake.set()
+        hook(edge)
         asyncio.create_task(self._every_pass(wake))
         return wake
 
@@ -236,7 +245,10 @@ class App:
                 wire.report(e)
             await asyncio.sleep_ms(100)
 
-    def draw(self, now):
+    def draw(self, now, pressed=True):
+        """Draw the screen and show it if it changed; not when a button changed while a
+        frame that no press asked for was drawn: the press comes first, and the next frame
+        shows both (a press's own frame is shown, whatever its contacts bounce)."""
         self.screen.render(self.canvas, now)
         if self.notice_until is not None:
             if time.ticks_diff(self.notice_until, now) > 0:
@@ -247,6 +259,9 @@ class App:
         self.dirty = False
         self.next_frame = time.ticks_add(now, FRAME_MS)
         if self.canvas.buf != self._shown:
+            if self.edged and not pressed:
+                self.dirty = True
+                return
             self._shown[:] = self.canvas.buf
             self.hal.show(self._shown)
 

@@ -8,6 +8,11 @@ except ImportError:  # CPython: the host draws the same frames
 
 SIZE = const(16)
 
+try:
+    from views.pixel import put
+except (ImportError, SyntaxError, ValueError):  # no native code here: _set_pixel in Python
+    put = None
+
 
 class Canvas:
     def __init__(self, width=16, height=16):
@@ -48,9 +53,10 @@ class Canvas:
                 buf[i + 2] = b
                 i += 3
 
-    def _set_pixel(self, x, y, rgb):
+    def _set_python(self, x, y, rgb):
         """set() where a logical pixel is one pixel: every board but the 32x32 one.  The
-        views call it for every point of every frame: it is kept short."""
+        views call it for every point of every frame: it is kept short (views.pixel, the
+        same in machine code, where it loads)."""
         if 0 <= x < SIZE and 0 <= y < SIZE:
             i = (y * self.width + x) * 3
             buf = self.buf
@@ -58,28 +64,31 @@ class Canvas:
             buf[i + 1] = rgb >> 8 & 255
             buf[i + 2] = rgb & 255
 
+    _set_pixel = _set_python if put is None else put
+
     def get(self, x, y):
         i = (y * self.scale * self.width + x * self.scale) * 3
         return self.buf[i] << 16 | self.buf[i + 1] << 8 | self.buf[i + 2]
 
     def rect(self, x, y, w, h, rgb):
+        put = self.set
         for yy in range(y, y + h):
             for xx in range(x, x + w):
-                self.set(xx, yy, rgb)
+                put(xx, yy, rgb)
 
     def text(self, x, y, s, rgb, size=1):
         """Draw s in the 3x5 font from (x, y), each dot size x size pixels; returns the x
         after it."""
         from views.font import glyph
+        put = self.set
         for ch in s:
             bits = glyph(ch)
             for dot in range(15):  # from the top left, row by row
                 if bits >> (14 - dot) & 1:
-                    row, col = divmod(dot, 3)
                     if size == 1:
-                        self.set(x + col, y + row, rgb)
+                        put(x + dot % 3, y + dot // 3, rgb)
                     else:
-                        self.rect(x + size * col, y + size * row, size, size, rgb)
+                        self.rect(x + size * (dot % 3), y + size * (dot // 3), size, size, rgb)
             x += 4 * size
         return x
 

@@ -234,17 +234,18 @@ def _spots(game, ui, canvas, now, seg):
     """The spots and their pieces (dimmed but for the selected row while one is chosen), and
     what the last action took."""
     colours, pending, blink = ui.colours, bool(seg), ui.blink(now)
+    point, piece_at, put = palette.POINT, game.piece_at, canvas.set  # once: every frame
     for s in range(NSPOTS):
-        p = game.piece_at(s)
+        p = piece_at(s)
         if p is None:
-            colour = palette.POINT
+            colour = point
         elif not pending:
             colour = colours[p]
         elif s in seg:
             colour = colours[p] if blink else dim(colours[p], 1, 4)
         else:
             colour = dim(colours[p], 1, 3)
-        canvas.set(X[s], Y[s], colour)
+        put(X[s], Y[s], colour)
     gone = ui.gone
     if gone:
         if ui.gone_t is None:
@@ -265,13 +266,14 @@ def _dots(game, ui, canvas, now, seg):
     colours, mover, blink = ui.colours, game.to_move, ui.blink(now)
     legal = ui.hints if not seg else b""
     hint = dim(colours[mover], 1, 3) if mover is not None else 0
+    line, last, put = palette.LINE, ui.last, canvas.set  # once: every frame
     for d in range(NSPOTS, 61):
-        colour = palette.LINE
-        if d == ui.last:
+        colour = line
+        if d == last:
             colour = dim(colours[ui.last_by], 1, 2)  # apart from the hints, in any colours
         elif d in legal:
             colour = hint
-        canvas.set(X[d], Y[d], colour)
+        put(X[d], Y[d], colour)
     if seg:
         for d in ui.seg[1]:
             canvas.set(X[d], Y[d], palette.CURSOR)

@@ -118,6 +118,7 @@ def sync(game, ui):
                 ui.scored = (ui.last[0], p)
     ui.scores = scores
     cells = ui.cells
+    empty = False
     for i in range(25):  # the stacks, read once per change rather than on every frame
         h = game.height(i)
         v = h
@@ -125,8 +126,13 @@ def sync(game, ui):
             stack = game.stack(i)
             for k in range(h):
                 v |= stack[k] << (3 + k)
+        else:
+            empty = True
         cells[i] = v
-    ui.forced = mover is not None and game.legal() == [PASS]
+    # a piece in reserve and an empty square: an entry, so no pass (without listing every
+    # action, which takes the chip some ms after each one)
+    ui.forced = mover is not None and not (empty and game.reserve(mover)) \
+        and game.legal() == [PASS]
 
 
 def _lift(game, ui, sel, n):
@@ -282,22 +288,22 @@ def _stacks(game, ui, canvas, sel, blink, since):
             and not ui.forced:
         tint = dim(colours[mover], 1, 4)  # entries are open
     flash = ui.scored is not None and since < SCORE_MS and since // 150 % 2 == 0
-    cells = ui.cells
-    for i in range(25):
+    cells, point, put = ui.cells, palette.POINT, canvas.set  # looked up once: every frame
+    for i in range(25):  # draws 100 pixels
         x, y = CX[i], CY[i]
         v = cells[i]
         h = v & 7
         if not h:
-            colour = tint
-            if flash and ui.scored[0] == i:
-                colour = colours[ui.scored[1]]
-            canvas.rect(x, y, 2, 2, colour)
+            colour = colours[ui.scored[1]] if flash and ui.scored[0] == i else tint
+            put(x, y, colour)
+            put(x + 1, y, colour)
+            put(x, y + 1, colour)
+            put(x + 1, y + 1, colour)
             continue
+        if i == sel and lifted < h:
+            h = lifted  # the lifted pieces are not on the square
         for k in range(4):
-            colour = palette.POINT
-            if k < h and not (i == sel and k >= lifted):
-                colour = colours[v >> (3 + k) & 1]
-            canvas.set(x + DX[k], y + DY[k], colour)
+            put(x + DX[k], y + DY[k], colours[v >> (3 + k) & 1] if k < h else point)
 
 
 def _marks(ui, canvas, sel, over):

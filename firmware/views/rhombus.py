@@ -256,15 +256,16 @@ def render(game, ui, canvas, now):
     if ui.last is not None:
         _halo(canvas, ui.last, palette.LAST)
     hint = dim(colours[mover], 1, 2)
+    point, stone_at, put = palette.POINT, game.stone_at, canvas.set  # once: every frame
     for i in range(64):
-        owner = game.stone_at(i)
+        owner = stone_at(i)
         if owner is not None:
             colour = colours[owner]
         elif choose and i in RIM:
             colour = hint
         else:
-            colour = palette.POINT
-        canvas.set(X[i], Y[i], colour)
+            colour = point
+        put(X[i], Y[i], colour)
     if show_cursor:
         c = ui.cursor if nxt is None else nxt
         if now < ui.refused:
