@@ -134,15 +134,17 @@ class Game:
             raise
 
     def turns(self):
-        """The game so far as a list of whole-turn notation strings."""
-        g = self.__class__(**self.options)
-        if self._start is not None:
-            g.set_position(self._start)
+        """The game so far as a list of whole-turn notation strings.  Each action's text
+        needs the position before it: the game is taken back to its start and played again
+        (no second game in the heap, at the end of a long one; undo restores exactly)."""
+        acts = self.actions()
+        for _ in acts:
+            self.undo()
         turns = []
-        for a in self.actions():
-            if g._turn_start() or not turns:
+        for a in acts:
+            if self._turn_start() or not turns:
                 turns.append([])
-            turns[-1].append(g.text(a))
-            g.play_unchecked(a)
+            turns[-1].append(self.text(a))
+            self.play_unchecked(a)
         return [self.join_turn(t) for t in turns]
 

@@ -226,6 +226,11 @@ class Search:
                 if lo[d] >= hi[d]:  # a cut-off (the window was open before a)
                     killer[d] = a
 
+    def allow(self, nodes):
+        """Work up to `nodes` units in all from now on (shared_rules.ponder, once the line
+        it searched is played)."""
+        self.budget = nodes
+
     def _begin_iteration(self):
         self._idx[0] = 0
         self._lo[0], self._hi[0] = -INF, INF

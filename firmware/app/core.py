@@ -32,12 +32,13 @@ PASS_MS = 20  # the main loop's pass when idle (sooner on a button, where the bo
 NOTICE_MS = 2000  # how long "CUT" shows at boot when the journal was cut short
 
 
-SETTINGS = ("brightness", "device_delay_ms")
+SETTINGS = ("brightness", "device_delay_ms", "ponder")
 
 
 def load_settings(path="settings.json"):
     """Settings a maker may put on the flash: {"brightness": 0..255, "device_delay_ms": pause
-    before the device moves}.  Missing or bad: defaults."""
+    before the device moves, "ponder": 0 to keep the device from thinking on the player's
+    time}.  Missing or bad: defaults."""
     import json
 
     from shared_rules.record import check_json

@@ -26,6 +26,8 @@ class Play(Screen):
         self.ui = self.view.new_ui(session.game)
         self.ui.paint(palette.stones(session.game_id))
         self.device_at = None
+        self.pondering = None  # the device thinking on the person's time (search.Ponder)
+        self.pondered = None  # the ply at which the last ponder began (one a turn)
         self.thinker = None  # the device's search for the action it is about to play
         self.choice = None  # the action it found, played once DEVICE_DELAY_MS have passed
         self.work = 0  # the work units of the device's last search (benchmarks)
@@ -59,6 +61,8 @@ class Play(Screen):
         """The game changed (an action here or from elsewhere, an undo, a hold)."""
         self.thinker = self.choice = self.device_at = None
         s = self.session
+        if self.pondering is not None and s.game.plies() < self.pondering.first:
+            self.pondering = None  # taken back past where it began: it foresees nothing
         if s.seat is not None:  # linked: a cursor only while this board's side may act
             self.ui.paint(self.ui.colours, not s.human_to_move())
         self.view.sync(s.game, self.ui)
@@ -69,22 +73,31 @@ class Play(Screen):
         self.thinker = None
 
     def busy(self):
-        return self.thinker is not None
+        return self.thinker is not None or self.pondering is not None and \
+            self.pondering.search is not None
 
     def tick(self, now):
         """The device's turn: search in slices of about THINK_MS (the main loop serves the
         buttons and the serial wire in between), then play once DEVICE_DELAY_MS have passed
-        since the turn began."""
+        since the turn began.  The person's turn: the device thinks on their time."""
         s, g = self.session, self.session.game
-        if g.result() is not None or s.human_to_move() or s.seat is not None:
+        if g.result() is not None or s.seat is not None:
+            self.pondering = None  # (the person's last action ended the game)
             return  # no device plays in a linked game: the other board's side comes from it
+        if s.human_to_move():
+            self._ponder(now)
+            return
         if self.choice is None:
             t = self.thinker
             if t is None:
                 self.device_at = time.ticks_add(now, self.app.settings.get("device_delay_ms",
                                                                             DEVICE_DELAY_MS))
-                gc.collect()  # the search's copy of the game low in a clean heap
-                self.thinker = t = s.think(random.getrandbits(30))
+                t = self.pondering.hit(g) if self.pondering is not None else None
+                self.pondering = None  # foreseen, its search goes on; else it goes
+                if t is None:
+                    gc.collect()  # the search's copy of the game low in a clean heap
+                    t = s.think(random.getrandbits(30))
+                self.thinker = t
             while not t.step(THINK_STEP) and time.ticks_diff(time.ticks_ms(), now) < THINK_MS:
                 pass
             if t.done:  # keep the answer only: the search's copy of the game and its lists
@@ -94,6 +107,20 @@ class Play(Screen):
         elif time.ticks_diff(now, self.device_at) >= 0 and not self.holds(now):
             a, self.choice = self.choice, None
             self.app.play(a)
+
+    def _ponder(self, now):
+        """A unit of work at a time, for about THINK_MS, and not one more once a button has
+        changed: a press is answered as fast as when the device is idle."""
+        if self.pondering is None:
+            g = self.session.game
+            if self.pondered == g.plies() or not self.app.settings.get("ponder", 1):
+                return
+            self.pondered = g.plies()
+            self.pondering = self.session.ponder(random.getrandbits(30))
+        p, app = self.pondering, self.app
+        while p is not None and not app.edged and not p.step(1) \
+                and time.ticks_diff(time.ticks_ms(), now) < THINK_MS:
+            pass
 
     def holds(self, now):
         """The view shows what the player must see before the device acts (views: holds)."""

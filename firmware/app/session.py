@@ -109,6 +109,21 @@ class Session:
         p = self.game.to_move
         return search.start(self.game, p, self.ai, level(self.players[p]), seed)
 
+    def ponder(self, seed):
+        """While a person is to act against the device: the device's thinking on their time
+        (shared_rules.ponder), or None where there is none to do (no device here, two
+        devices, a game with secrets)."""
+        g = self.game
+        if g.to_move is None or g.SECRETS or self.seat is not None:
+            return None
+        p = 1 - g.to_move
+        who = level(self.players[p])
+        if who is None or level(self.players[g.to_move]) is not None:
+            return None
+        from shared_rules.ponder import Ponder  # not in the heap of other games
+
+        return Ponder(g, p, self.ai, who, seed)
+
     def play(self, a):
         """Play an action (int or notation); IllegalMove leaves everything unchanged."""
         g = self.game

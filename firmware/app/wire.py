@@ -11,8 +11,13 @@ _line = bytearray(MAX_LINE)  # made at import, while the heap is still in one pi
 
 
 def send(obj_or_line):
-    line = obj_or_line if isinstance(obj_or_line, str) else json.dumps(obj_or_line)
-    sys.stdout.write(line + "\n")
+    """A line to the host: a record line as it is, a reply (dict) as JSON, written piece by
+    piece (a long game's state is not copied whole into the heap, twice, to be sent)."""
+    if isinstance(obj_or_line, str):
+        sys.stdout.write(obj_or_line)
+    else:
+        json.dump(obj_or_line, sys.stdout)
+    sys.stdout.write("\n")
 
 
 def error(why, raw=None):

@@ -9,9 +9,9 @@ except ImportError:  # CPython: the host draws the same frames
 SIZE = const(16)
 
 try:
-    from views.pixel import put
-except (ImportError, SyntaxError, ValueError):  # no native code here: _set_pixel in Python
-    put = None
+    from views.pixel import put, wipe
+except (ImportError, SyntaxError, ValueError):  # no native code here: the Python below
+    put = wipe = None
 
 
 class Canvas:
@@ -19,13 +19,16 @@ class Canvas:
         self.width, self.height = width, height
         self.scale = max(1, min(width, height) // SIZE)
         self.buf = bytearray(width * height * 3)
-        self._blank = bytes(len(self.buf))
-        self._backdrop, self._drawn = self._blank, None  # backdrop()
+        self._backdrop, self._drawn = None, None  # backdrop()
         if self.scale == 1:
             self.set = self._set_pixel
 
-    def clear(self):
-        self.buf[:] = self._blank  # one copy, not a loop over the bytes
+    def _clear_python(self):
+        buf = self.buf
+        for i in range(len(buf)):
+            buf[i] = 0
+
+    clear = _clear_python if wipe is None else wipe
 
     def backdrop(self, name, draw):
         """Start a frame from what draw(canvas) draws on a clear canvas, the same in every

@@ -63,7 +63,9 @@ def check_random_game_invariants(mod, seed, **options):
     for _ in acts:
         h.undo()
     assert snapshot(h) == snapshot(mod.Game(**options))
-    turns = g.turns()
+    end = snapshot(g)
+    turns = g.turns()  # taken back and played again: the same game after it
+    assert snapshot(g) == end and g.legal() == []
     for t in turns:
         h.play_turn(t)
     assert snapshot(h) == snapshot(g)

@@ -1,7 +1,7 @@
 """The device opponent (shared_rules/search.py and the <game>_ai modules), on both runtimes."""
 import sys
 
-from shared_rules import (GAMES, core, gipf, load, mixtour, morris, rhombus, search,
+from shared_rules import (GAMES, core, gipf, load, mixtour, morris, ponder, rhombus, search,
                           simultaneous)
 from shared_rules.search import Rng, Search
 
@@ -390,3 +390,61 @@ def test_morris_a_mill_to_close_counts_for_the_side_that_can_close_it_next():
             g.set_position("%s 0 0 %d 0 - -" % ("".join(cells), p))
             values.append(ai.evaluate(g, 0))
         assert (values[0] > values[1]) == threat, (third, values)
+
+
+def _pondered(g, p, seed=3):
+    """A ponder for p, run until it has nothing more to do."""
+    thinking = ponder.Ponder(g, p, search.load_ai(g.ID), "normal", seed)
+    while not thinking.step(5):
+        pass
+    return thinking
+
+
+def test_a_ponder_foresees_the_line_and_answers_it_deeper_in_the_usual_work():
+    for game_id in ("morris", "gipf", "mixtour"):
+        level = search.budget(search.load_ai(game_id), "normal")
+        for whole in (False, True):  # the person acted while it pondered, or after it ended
+            g = load(game_id).Game()
+            for _ in range(3):
+                play_device_turn(g, nodes=40)
+            me = 1 - g.to_move
+            before = state(g)
+            thinking = ponder.Ponder(g, me, search.load_ai(game_id), "normal", 3)
+            while not thinking.step(5) and (whole or thinking.reply is None
+                                          or thinking.reply.nodes < level // 2):
+                pass
+            assert state(g) == before  # the game itself is only read
+            done = thinking.reply.nodes
+            most = ponder.PONDER_MOST * level
+            assert thinking.line and (thinking.reply.done and level < done <= most + 1
+                                      if whole else level // 2 <= done < level), done
+            for a in thinking.line:  # the other player plays the line foreseen
+                g.play(a)
+            assert g.to_move == me
+            reply = thinking.hit(g)
+            assert reply is thinking.reply
+            assert reply.budget == min(most, done + level)
+            while not reply.step(7):
+                pass
+            assert reply.best in g.legal() and reply.nodes <= reply.budget + 1  # + its leaf
+
+
+def test_a_ponder_that_did_not_foresee_the_line_gives_nothing():
+    g = load("morris").Game()
+    for _ in range(4):
+        play_device_turn(g, nodes=40)
+    me = 1 - g.to_move
+    thinking = _pondered(g, me)
+    other = [a for a in g.legal() if a != thinking.line[0]][0]
+    g.play(other)
+    while g.to_move != me:
+        play_device_turn(g, nodes=40)
+    assert thinking.hit(g) is None
+
+
+def test_no_ponder_on_ones_own_turn_nor_in_secret():
+    g = morris.Game()
+    assert raises(ValueError, lambda: ponder.Ponder(g, g.to_move, search.load_ai("morris")))
+    r = rhombus.Game()
+    assert raises(ValueError, lambda: ponder.Ponder(r, 1 - r.to_move,
+                                                    search.load_ai("rhombus")))
