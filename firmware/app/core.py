@@ -200,7 +200,10 @@ class App:
             while event:
                 self.press(event[0], event[1], now)
                 event = self.hal.poll()
-            self.screen.tick(now)  # the device's turn; the other screens only answer buttons
+            if not pressed:  # a press is shown first, before the device thinks on
+                self.screen.tick(now)  # the device's turn (Play); others answer buttons
+                if self.edged:
+                    continue  # a button changed while the device thought: read it first
             if self.dirty or time.ticks_diff(now, self.next_frame) >= 0:
                 self.draw(now, pressed)
             if pressed:  # the garbage collected now, once the press is shown, rather than

@@ -81,8 +81,6 @@ class Setup(Screen):
     def __init__(self, app, game_id, options=None, players=("human", "device:normal")):
         self.app = app
         self.game_id = game_id
-        only(game_id)
-        view = load_view(game_id)
         players = ["device:normal" if who == "device" else who for who in players]
         peer = app.peer
         if peer is not None and peer.present and peer.id is not None:
@@ -95,14 +93,30 @@ class Setup(Screen):
             self.items = [("P1", "P1", PLAYERS), ("P2", "P2", PLAYERS)]
         self.help = dict((key, LINKED_HELP if self.boards else PLAYER_HELP[key])
                          for key, _, _ in self.items)
-        for name, choices in sorted(view.CHOICES.items()):
-            self.items.append((name, view.LABELS[name], choices))
-            self.values[name] = (options or {}).get(name, choices[0])
-            self.help[name] = view.HELP[name]
+        self.options = options or {}  # the rules options asked for (load_options)
+        self.loaded = False
         self.i = 0
         self.since = None  # when the item's help began to scroll (its first render)
 
+    def tick(self, now):
+        if self.since is not None:  # shown: now the slow part
+            self.load_options()
+
+    def load_options(self):
+        """The game's rules options, from its view: loaded after the screen's first frame
+        (a module from flash takes the chip about 100 ms), or at the first press."""
+        if self.loaded:
+            return
+        only(self.game_id)
+        view = load_view(self.game_id)
+        for name, choices in sorted(view.CHOICES.items()):
+            self.items.append((name, view.LABELS[name], choices))
+            self.values[name] = self.options.get(name, choices[0])
+            self.help[name] = view.HELP[name]
+        self.loaded = True
+
     def handle(self, button, kind, now):
+        self.load_options()
         if button in ("up", "down"):
             self.help.pop(self.items[self.i][0], None)  # shown once is enough
             self.i = (self.i + (1 if button == "down" else -1)) % len(self.items)

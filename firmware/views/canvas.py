@@ -84,8 +84,13 @@ class Canvas:
         after it."""
         from views.font import glyph
         put = self.set
-        for ch in s:
-            bits = glyph(ch)
+        for k in range(len(s)):
+            if x >= SIZE:  # the rest is off the right edge (scrolled text)
+                return x + 4 * size * (len(s) - k)
+            if x + 3 * size <= 0:
+                x += 4 * size  # off the left edge
+                continue
+            bits = glyph(s[k])
             for dot in range(15):  # from the top left, row by row
                 if bits >> (14 - dot) & 1:
                     if size == 1:

@@ -179,6 +179,8 @@ def keys_for(game, ui, action):
 def handle(game, ui, button, kind, now=0):
     if game.to_move is None:
         return None
+    if ui.shown is not None:  # a press ends what the last move announces (a pass, a
+        ui.shown = min(ui.shown, now - PASS_MS - SCORE_MS)  # stack scored): the board shows
     if button == "back":
         return ui.back()
     if button in ("up", "down", "left", "right"):

@@ -7,10 +7,12 @@ edge of a button pin and the last bit of each frame on the data pin. A finger pr
 its own time (run.mjs's timed presses), 0.9 to 1.3 s after the last press was let go, so
 wherever the firmware is then; each press is held PRESS_MS.
 
-  - the menu: right and left presses through the games;
-  - per game, a game of two people started by the serial `new` command: the presses that
-    play a device-vs-device game (recorded under CPython), as the view's keys_for gives them,
-    then a BACK (a take-back).
+  - the menu: right and left presses through the games, OK to a game's setup, BACK;
+  - per game, a game of a person against the device at the default level, started by the
+    serial `new` command: the person's presses (the view's keys_for of the easy level's
+    choice), made while the device thinks on the person's time (shared_rules/ponder.py);
+    a game with sealed bids (Rhombus, where the device does not ponder) is played by two
+    people, as its device's bids cannot be followed from its record lines.
 
 The frame that shows a press is the first frame ending after its edge that differs from
 every frame of the second before the edge (so a cursor's blink, which only repeats what was
@@ -127,22 +129,17 @@ def light(frames, edge):
     return None
 
 
-def game_presses(game_id, n):
-    """The first n presses that play a device-vs-device game of game_id at the easy level,
-    from a new game's view state (views' keys_for, then handle, as the board will)."""
-    g, ai, view = load(game_id).Game(), search.load_ai(game_id), views.load(game_id)
-    ui = view.new_ui(g)
-    view.sync(g, ui)
-    keys = []
-    while g.result() is None and len(keys) < n:
-        a = search.choose(g, g.to_move, ai, "easy", g.plies())
-        for button, kind in view.keys_for(g, ui, a):
-            keys.append(button)
-            got = view.handle(g, ui, button, kind, 0)
-            if got is not None and got != views.BACK:
-                g.play(got)
-                view.sync(g, ui)
-    return keys[:n]
+def records(chip):
+    """The record lines the board has sent so far (JSON objects with a "t")."""
+    out = []
+    for line in chip.serial.decode("utf-8", "replace").split("\n")[:-1]:
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(rec, dict) and "t" in rec:
+            out.append(rec)
+    return out
 
 
 def measure(chip, buttons, rng):
@@ -153,6 +150,43 @@ def measure(chip, buttons, rng):
         down, last = chip.press(button, last + rng.randint(*GAP_MS) * 10 ** 6)
         edges.append((button, down, last))
     return edges
+
+
+def against_device(chip, game_id, n, rng):
+    """A game of a person (side 0) against the device at the default level, started by the
+    serial `new` command: the person's actions (the easy level's choice) by the presses
+    the view's keys_for gives, while the device thinks on their time; its turns come from
+    its record lines. The (button, down ns, up ns) of the first n presses."""
+    g, ai, view = load(game_id).Game(), search.load_ai(game_id), views.load(game_id)
+    device = "human" if g.SECRETS else "device:normal"  # (sealed bids: no record to follow)
+    chip.command({"cmd": "new", "game": game_id, "players": ["human", device]})
+    chip.wait("frame")
+    ui = view.new_ui(g)
+    view.sync(g, ui)
+    edges, last = [], chip.frames[-1][0]
+    while len(edges) < n and g.result() is None:
+        if g.to_move == 0 or device == "human":
+            a = search.choose(g, g.to_move, ai, "easy", g.plies())
+            for button, kind in view.keys_for(g, ui, a):
+                down, last = chip.press(button, max(last, chip.frames[-1][0])
+                                        + rng.randint(*GAP_MS) * 10 ** 6)
+                edges.append((button, down, last))
+                got = view.handle(g, ui, button, kind, 0)
+                if got is not None and got != views.BACK:
+                    g.play(got)
+                    view.sync(g, ui)
+            continue
+        deadline = time.time() + 120  # the device's turn: its record lines
+        while g.to_move == 1:
+            acts = [r for r in records(chip) if r["t"] == "act" and r["ply"] == g.plies() + 1]
+            if acts:
+                g.play(acts[0]["a"])
+                view.sync(g, ui)
+            elif time.time() > deadline:
+                raise SystemExit("the device did not move in %s" % game_id)
+            else:
+                time.sleep(0.05)
+    return edges[:n]
 
 
 def report(rows):
@@ -203,12 +237,11 @@ def main(argv=None):
         chip = Chip(firmware, tmp)
         try:
             chip.wait("frame", timeout=120)  # the menu
-            presses = [("menu", measure(chip, ["right"] * 3 + ["left"] * 3, rng))]
+            # the menu, a game's setup (OK) and back (BACK, which acts when let go)
+            presses = [("menu", measure(chip, ["right"] * 3 + ["left"] * 3 + ["ok", "back"],
+                                        rng))]
             for game_id in args.game or GAMES:
-                chip.command({"cmd": "new", "game": game_id})
-                chip.wait("frame")
-                keys = game_presses(game_id, args.presses) + ["back"]
-                presses.append((game_id, measure(chip, keys, rng)))
+                presses.append((game_id, against_device(chip, game_id, args.presses, rng)))
             last = presses[-1][1][-1][2]
             while chip.frames[-1][0] < last + GAP_MS[0] * 10 ** 6:  # the last press's frames
                 try:
