@@ -202,8 +202,9 @@ class App:
                 event = self.hal.poll()
             if not pressed:  # a press is shown first, before the device thinks on
                 self.screen.tick(now)  # the device's turn (Play); others answer buttons
-                if self.edged:
-                    continue  # a button changed while the device thought: read it first
+                if self.edged:  # a button changed while the device thought: read it
+                    await asyncio.sleep_ms(0)  # first (the serial wire's turn, still)
+                    continue
             if self.dirty or time.ticks_diff(now, self.next_frame) >= 0:
                 self.draw(now, pressed)
             if pressed:  # the garbage collected now, once the press is shown, rather than

@@ -129,10 +129,11 @@ def light(frames, edge):
     return None
 
 
-def records(chip):
-    """The record lines the board has sent so far (JSON objects with a "t")."""
+def records(chip, since=0):
+    """The record lines the board has sent from byte `since` of its serial output on (JSON
+    objects with a "t")."""
     out = []
-    for line in chip.serial.decode("utf-8", "replace").split("\n")[:-1]:
+    for line in chip.serial[since:].decode("utf-8", "replace").split("\n")[:-1]:
         try:
             rec = json.loads(line)
         except ValueError:
@@ -152,13 +153,14 @@ def measure(chip, buttons, rng):
     return edges
 
 
-def against_device(chip, game_id, n, rng):
+def against_device(chip, game_id, n, rng, opponent):
     """A game of a person (side 0) against the device at the default level, started by the
     serial `new` command: the person's actions (the easy level's choice) by the presses
     the view's keys_for gives, while the device thinks on their time; its turns come from
     its record lines. The (button, down ns, up ns) of the first n presses."""
     g, ai, view = load(game_id).Game(), search.load_ai(game_id), views.load(game_id)
-    device = "human" if g.SECRETS else "device:normal"  # (sealed bids: no record to follow)
+    device = "human" if g.SECRETS else opponent  # (sealed bids: no record to follow)
+    since = len(chip.serial)  # this game's records come after
     chip.command({"cmd": "new", "game": game_id, "players": ["human", device]})
     chip.wait("frame")
     ui = view.new_ui(g)
@@ -178,7 +180,8 @@ def against_device(chip, game_id, n, rng):
             continue
         deadline = time.time() + 120  # the device's turn: its record lines
         while g.to_move == 1:
-            acts = [r for r in records(chip) if r["t"] == "act" and r["ply"] == g.plies() + 1]
+            acts = [r for r in records(chip, since)
+                    if r["t"] == "act" and r["ply"] == g.plies() + 1]
             if acts:
                 g.play(acts[0]["a"])
                 view.sync(g, ui)
@@ -222,6 +225,9 @@ def main(argv=None):
     ap.add_argument("--game", action="append", choices=GAMES, help="only this game "
                     "(repeatable); default all four")
     ap.add_argument("--each", action="store_true", help="print every press's figures")
+    ap.add_argument("--against", choices=("device", "human"), default="device",
+                    help="the other side of each game (human: both sides pressed here, as "
+                    "for a firmware that does not think on the player's time)")
     ap.add_argument("--seed", type=int, default=1, help="of the gaps between presses")
     ap.add_argument("--micropython", metavar="FILE", help="the MicroPython UF2 for the Pico "
                     "(default: $%s)" % stock.ENV)
@@ -241,7 +247,9 @@ def main(argv=None):
             presses = [("menu", measure(chip, ["right"] * 3 + ["left"] * 3 + ["ok", "back"],
                                         rng))]
             for game_id in args.game or GAMES:
-                presses.append((game_id, against_device(chip, game_id, args.presses, rng)))
+                opponent = "device:normal" if args.against == "device" else "human"
+                presses.append((game_id, against_device(chip, game_id, args.presses, rng,
+                                                        opponent)))
             last = presses[-1][1][-1][2]
             while chip.frames[-1][0] < last + GAP_MS[0] * 10 ** 6:  # the last press's frames
                 try:

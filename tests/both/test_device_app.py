@@ -170,6 +170,33 @@ def test_the_device_thinks_in_slices():
         play_screen.THINK_MS = saved
 
 
+def test_the_device_thinks_on_the_players_time_unless_told_not_to():
+    from shared_rules import search
+
+    def go(app, sent):
+        app.start(Session("morris", {}, ("human", "device:normal")))
+        play = app.screen
+        for _ in range(10000):  # the person's turn: it ponders until it has done its most
+            play.tick(core.time.ticks_ms())
+            if not play.busy():
+                break
+        thought = play.pondering
+        assert thought is not None and thought.search is None and thought.line
+        for a in thought.line:  # the person plays what it foresaw
+            app.play(a)
+        while play.choice is None:
+            play.tick(core.time.ticks_ms())
+        level = search.budget(app.screen.session.ai, "normal")
+        assert play.choice == thought.reply.best and play.work > level  # deeper than usual
+        assert play.pondering is None
+        app.settings["ponder"] = 0  # settings.json: off
+        app.start(Session("morris", {}, ("human", "device:normal")))
+        play = app.screen
+        play.tick(core.time.ticks_ms())
+        assert play.pondering is None and not play.busy()
+    run_app(go)
+
+
 def test_rhombus_device_bids_blind_in_the_app():
     def go(app, sent):
         app.start(Session("rhombus", {}, ("human", "device:easy")))
