@@ -33,6 +33,8 @@ bench: $(VENV)/.installed $(WASM)
 	$(BIN)/python tests/bench/flash.py
 	$(BIN)/python tests/bench/pico.py
 	$(BIN)/python tests/bench/latency.py
+	$(BIN)/python tests/bench/ponder.py
+	$(BIN)/python tests/bench/frames.py
 	$(BIN)/python tests/bench/readers.py
 	STONEGRID_FUZZ=20 $(BIN)/python -m pytest -q -p no:xdist tests/test_fuzz.py
 
