@@ -6,6 +6,16 @@ import micropython
 
 
 @micropython.viper
-def place(dst: ptr8, src: ptr8, dest: ptr16, table: ptr8, n: int):  # type: ignore[name-defined]  # noqa: F821 - viper's types
-    for i in range(n):
-        dst[dest[i]] = table[src[i]]
+def place(dst: ptr8, src: ptr8, order: ptr16, table: ptr8, n: int, layout: int):  # type: ignore[name-defined]  # noqa: F821 - viper's types
+    """Pixel p of src (RGB) to LED order[p] of dst, for n pixels; layout: where R, G and B
+    go in an LED's bytes (2 bits each), and its bytes << 6."""
+    ro = layout & 3  # one by one: a tuple would be a Python object, not viper's ints
+    go = layout >> 2 & 3
+    bo = layout >> 4 & 3
+    bpp = layout >> 6
+    for p in range(n):
+        d = order[p] * bpp
+        s = p * 3
+        dst[d + ro] = table[src[s]]
+        dst[d + go] = table[src[s + 1]]
+        dst[d + bo] = table[src[s + 2]]

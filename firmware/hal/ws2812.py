@@ -16,9 +16,11 @@ from hal.buttons import Buttons
 try:
     from hal.place import place
 except (ImportError, SyntaxError, ValueError):  # no native code here: the same in Python
-    def place(dst, src, dest, table, n):
-        for i in range(n):
-            dst[dest[i]] = table[src[i]]
+    def place(dst, src, order, table, n, layout):
+        bpp = layout >> 6
+        for p in range(n):
+            for c in range(3):
+                dst[order[p] * bpp + (layout >> 2 * c & 3)] = table[src[p * 3 + c]]
 
 MA_PER_CHANNEL = 20  # one WS2812B colour channel at 255 (datasheet: up to ~20 mA)
 IDLE_MA = 1  # each LED's own driver chip, lit or not (about 0.5-1 mA)
@@ -45,11 +47,10 @@ class Board:
         order = _led_order(self.width, self.height, profile.get("wiring", "serpentine"),
                            profile.get("rotation", 0), profile.get("mirror", False))
         colours = profile.get("color_order", "GRB")  # byte order on the wire; WS2812B: GRB
-        bpp = self._np.bpp
-        # where each byte of a frame (RGB, row-major) goes in neopixel's buffer, which holds
-        # the bytes as sent, in the panel's LED and colour order
-        self._dest = array("H", [order[i // 3] * bpp + colours.index("RGB"[i % 3])
-                                 for i in range(3 * leds)])
+        # neopixel's buffer holds the bytes as sent, in the panel's LED and colour order
+        self._order = array("H", order)
+        self._layout = (colours.index("R") | colours.index("G") << 2
+                        | colours.index("B") << 4 | self._np.bpp << 6)
         self._level = min(self.brightness, self.cap)
         self._table = scale_table(self._level)
         pins = {}
@@ -71,7 +72,7 @@ class Board:
         level = max(0, min(self.brightness, self.cap))
         if level != self._level:
             self._table, self._level = scale_table(level), level
-        place(self._np.buf, frame, self._dest, self._table, len(self._dest))
+        place(self._np.buf, frame, self._order, self._table, len(self._order), self._layout)
         self._np.write()
 
     def poll(self):
