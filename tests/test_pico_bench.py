@@ -41,3 +41,18 @@ def test_the_pico_bench_tunes_the_default_level():
     # time taken as proportional to the budget, 10% below the tighter target
     assert abs(new - now * min(0.3 / mean, 1.0 / slowest) * 0.9) <= 2, out  # ms rounding
     assert int(tuned.group(4)) == new, out
+
+
+def test_the_latency_bench_times_presses_against_the_goal():
+    """tests/bench/latency.py in its smallest setting: the menu's presses, then four of a
+    Morris game against the device thinking on the player's time."""
+    done = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "bench", "latency.py"),
+                           "--game", "morris", "--presses", "4"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    out = done.stdout
+    rows = dict((m.group(1), (int(m.group(2)), float(m.group(3)), float(m.group(4))))
+                for m in re.finditer(r"^(menu|morris) +(\d+) +([\d.]+) +([\d.]+) ", out, re.M))
+    assert rows.get("menu", (0,))[0] == 8 and rows.get("morris", (0,))[0] == 4, out
+    for presses, median, slowest in rows.values():
+        assert 5 < median <= slowest <= 40, out  # ms: the goal, from a pin's edge to light
+    assert done.returncode == 0 and "everywhere: met" in out, (out, done.stderr[-3000:])

@@ -40,8 +40,10 @@ sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "host"))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 from shared_rules import GAMES, load, search  # noqa: E402
-from stonegrid.pico import board as pico_board, bootrom, image, stock  # noqa: E402
+from stonegrid.pico import board as pico_board, bootrom, image  # noqa: E402
 import views  # noqa: E402
+
+import pico  # noqa: E402  (tests/bench/pico.py: the firmware option)
 
 PROFILE = os.path.join(ROOT, "hardware", "pico-ws2812.json")
 PRESS_MS = 80
@@ -229,14 +231,8 @@ def main(argv=None):
                     help="the other side of each game (human: both sides pressed here, as "
                     "for a firmware that does not think on the player's time)")
     ap.add_argument("--seed", type=int, default=1, help="of the gaps between presses")
-    ap.add_argument("--micropython", metavar="FILE", help="the MicroPython UF2 for the Pico "
-                    "(default: $%s)" % stock.ENV)
-    args = ap.parse_args(argv)
-    try:
-        firmware = stock.load(args.micropython)
-    except ValueError as e:
-        raise SystemExit("latency bench: %s" % e)
-    print("firmware: %s" % firmware.describe(), flush=True)
+    args = pico.parse(ap, argv)
+    firmware = pico.bench_firmware(args, "latency bench")
     rng = random.Random(args.seed)
     started = time.time()
     with tempfile.TemporaryDirectory() as tmp:

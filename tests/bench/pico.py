@@ -204,6 +204,26 @@ def tuned(game_id, f):
     return now, int(now * scale * MARGIN)
 
 
+def parse(ap, argv):
+    """ap's arguments, with --micropython (the benches on the emulated Pico)."""
+    ap.add_argument("--micropython", metavar="FILE", help="the MicroPython UF2 for the Pico "
+                    "(default: $%s)" % stock.ENV)
+    return ap.parse_args(argv)
+
+
+def bench_firmware(args, bench):
+    """The checked stock.Firmware of --micropython, whose .mpy format the build's is (the
+    benches load compiled files), named on stdout; else SystemExit naming `bench`."""
+    try:
+        firmware = stock.load(args.micropython)
+        if firmware.mpy_note():
+            raise stock.FirmwareError("the bench loads .mpy files: %s" % firmware.mpy_note())
+    except ValueError as e:
+        raise SystemExit("%s: %s" % (bench, e))
+    print("firmware: %s" % firmware.describe(), flush=True)
+    return firmware
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--moves", type=int, default=10,
@@ -219,16 +239,8 @@ def main(argv=None):
                     help="the default level only, no playouts: print the budgets that meet "
                     "the time targets")
     ap.add_argument("--timeout", type=float, default=1800, help="host seconds per boot")
-    ap.add_argument("--micropython", metavar="FILE", help="the MicroPython UF2 for the Pico "
-                    "(default: $%s)" % stock.ENV)
-    args = ap.parse_args(argv)
-    try:
-        firmware = stock.load(args.micropython)
-        if firmware.mpy_note():
-            raise stock.FirmwareError("the bench loads .mpy files: %s" % firmware.mpy_note())
-    except ValueError as e:
-        raise SystemExit("pico bench: %s" % e)
-    print("firmware: %s" % firmware.describe(), flush=True)
+    args = parse(ap, argv)
+    firmware = bench_firmware(args, "pico bench")
     games = args.game or list(GAMES)
     started = time.time()
     levels = [search.DEFAULT] if args.tune else list(search.LEVELS)
