@@ -14,13 +14,19 @@ from hal import scale_table
 from hal.buttons import Buttons
 
 try:
-    from hal.place import place
-except (ImportError, SyntaxError, ValueError):  # no native code here: the same in Python
-    def place(dst, src, order, table, n, layout):
-        bpp = layout >> 6
-        for p in range(n):
-            for c in range(3):
-                dst[order[p] * bpp + (layout >> 2 * c & 3)] = table[src[p * 3 + c]]
+    from hal.place import place as native_place
+except (ImportError, SyntaxError):  # no native code here: the same in Python
+    native_place = None
+
+
+def _place_python(dst, src, order, table, n, layout):
+    bpp = layout >> 6
+    for p in range(n):
+        for c in range(3):
+            dst[order[p] * bpp + (layout >> 2 * c & 3)] = table[src[p * 3 + c]]
+
+
+place = native_place or _place_python
 
 MA_PER_CHANNEL = 20  # one WS2812B colour channel at 255 (datasheet: up to ~20 mA)
 IDLE_MA = 1  # each LED's own driver chip, lit or not (about 0.5-1 mA)

@@ -10,7 +10,7 @@ SIZE = const(16)
 
 try:
     from views.pixel import put, wipe
-except (ImportError, SyntaxError, ValueError):  # no native code here: the Python below
+except (ImportError, SyntaxError):  # no native code here: the Python below
     put = wipe = None
 
 

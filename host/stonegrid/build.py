@@ -1,7 +1,6 @@
 """The firmware build: firmware/ and shared_rules/ as files for a board's flash, compiled with
 mpy-cross when the board's .mpy format matches, else as source."""
 import hashlib
-import json
 import os
 import shutil
 import re
@@ -86,34 +85,16 @@ def sources(root=None):
     return out
 
 
-NATIVE = re.compile(rb"^@micropython\.(native|viper)", re.M)
-
-
-def _arch(profile):
-    """The profile's mpy_arch (its chip's machine code for .mpy files), or None."""
-    if not profile:
-        return None
-    with open(profile, "rb") as f:
-        return json.load(f).get("mpy_arch")
-
-
 def build(root=None, compiled=True, profile=None):
     """{path on the flash: bytes} for the slot, plus the boot file under BOOT, and the board
-    profile file `profile` (a path) as board.json if given.  A file with machine code
-    (@micropython.native or .viper: hal.place) is compiled for the profile's mpy_arch, and
-    stays source for a board that names none (the board compiles it, or its caller falls
-    back to Python)."""
+    profile file `profile` (a path) as board.json if given."""
     root = root or repo_root()
     files = {}
-    arch = _arch(profile)
     with tempfile.TemporaryDirectory() as tmp:
         for dest, src in sources(root):
-            with open(src, "rb") as f:
-                native = NATIVE.search(f.read()) is not None
-            if compiled and (arch or not native):
+            if compiled:
                 out = os.path.join(tmp, "x.mpy")
-                march = ["-march=" + arch] if arch else []
-                proc = subprocess.run([mpy_cross(), "-o", out, "-s", dest] + march + [src],
+                proc = subprocess.run([mpy_cross(), "-o", out, "-s", dest, src],
                                       capture_output=True, text=True)
                 if proc.returncode:
                     raise RuntimeError("mpy-cross failed on %s: %s" % (src, proc.stderr.strip()))
