@@ -13,7 +13,7 @@ PYTEST := $(BIN)/python -m pytest -q -n auto --dist loadgroup --no-loadscope-reo
 # the tiers `make check` leaves out (pyproject.toml declares them)
 SLOW := sim or browser or tools or emulated
 
-.PHONY: play test check bench lock clean
+.PHONY: play test check bench endgames lock clean
 
 play: $(VENV)/.installed
 	@$(MAKE) --no-print-directory $(WASM) || echo "no npm here: stonegrid web will not run; the virtual board does"
@@ -37,6 +37,12 @@ bench: $(VENV)/.installed $(WASM)
 	$(BIN)/python tests/bench/frames.py
 	$(BIN)/python tests/bench/readers.py
 	STONEGRID_FUZZ=20 $(BIN)/python -m pytest -q -p no:xdist tests/test_fuzz.py
+
+# solve the Morris endgames again (after a change to the rules or the solver) into
+# shared_rules/morris_endgames.sgt; commit it with the change
+endgames: $(VENV)/.installed
+	$(BIN)/python -m pip install -q --require-hashes -r requirements-bench.lock
+	$(BIN)/stonegrid endgames
 
 # the lock holds every package with its hashes, setuptools (the build backend) included, so
 # stonegrid itself is installed without fetching anything more

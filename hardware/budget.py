@@ -320,7 +320,10 @@ def flash_budget():
             finally:
                 shutil.rmtree(tmp, ignore_errors=True)
             source = sum(os.path.getsize(src) for _, src in device_files())
+            tables = sum(os.path.getsize(os.path.join(RULES, n)) for n in os.listdir(RULES)
+                         if n.endswith(build.TABLE))
             out[arch] = {"files": len(sizes), "mpy": sum(sizes.values()), "source": source,
+                         "tables": tables,
                          "main_py": os.path.getsize(os.path.join(FIRMWARE, "main.py")),
                          "profiles": []}
         out[arch]["profiles"].append(name)
@@ -350,13 +353,15 @@ def report(heaps=None):
         "; ".join("%s: %s" % (k, v) for k, v in data["dark_colours"].items() if v)
         or "none"), ""]
     lines += ["## Flash (every firmware/ and shared_rules/ file as .mpy)", "",
-              "| mpy-cross -march | profiles | files | .mpy total | source total |",
-              "|---|---|---|---|---|"]
+              "| mpy-cross -march | profiles | files | .mpy total | source total | endgame tables "
+              "(flash root, once) |",
+              "|---|---|---|---|---|---|"]
     flash = flash_budget()
     data["flash"] = flash
     for arch, f in flash.items():
-        lines.append("| %s | %s | %d | %s | %s |" % (arch, ", ".join(f["profiles"]),
-                                                    f["files"], kb(f["mpy"]), kb(f["source"])))
+        lines.append("| %s | %s | %d | %s | %s | %s |" % (
+            arch, ", ".join(f["profiles"]), f["files"], kb(f["mpy"]), kb(f["source"]),
+            kb(f["tables"])))
     heap = heap_budget(heaps)
     data["heap"] = heap
     lines += ["", "## Heap", "",

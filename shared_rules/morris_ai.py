@@ -3,6 +3,7 @@
 For speed it reads the rules' public state, read-only (morris.py: the two 24-bit boards
 board, hand, men, pending, acting) instead of calling stone_at() 24 times per position.
 """
+from shared_rules import morris_endgame
 from shared_rules.morris import MILLS, MOVE, REMOVE
 
 NODES = (68, 350, 1750)  # work budgets of easy, normal, hard (tests/bench/ai.py)
@@ -142,3 +143,53 @@ def order(g, acts):
                 acts[i], acts[k] = acts[k], a
                 k += 1
     return acts
+
+
+def perfect(g):
+    """The action of best play when every turn from g ends the game or reaches a solved
+    endgame (shared_rules/morris_endgame.py): the quickest win, else a draw, else the
+    longest loss.  None elsewhere, or without a table solved under g's rules."""
+    if g.hand[0] or g.hand[1] or g.men[0] + g.men[1] > 8:
+        return None
+    table = morris_endgame.table()
+    if table is None or not table.fits(g.options):
+        return None
+    best = value = None
+    for a in g.legal():
+        v = _after(g, a, table)
+        if v is None:
+            return None
+        if value is None or v > value:
+            best, value = a, v
+    return best
+
+
+def _after(g, a, table):
+    """What action a is worth to the side playing it, from the table (1000 less the plies
+    to a win, the plies to a loss less 1000, 0 for a draw); None if it leads out of it."""
+    p = g.acting
+    g.play_unchecked(a)
+    r = g.result()
+    if r is not None:
+        v = 0 if r[0] is None else 1000 if r[0] == p else -1000
+    elif g.pending:  # a removal is owed: the best of them
+        v = None
+        for x in g.legal():
+            w = _after(g, x, table)
+            if w is None:
+                v = None
+                break
+            if v is None or w > v:
+                v = w
+    else:
+        q = g.acting
+        found = table.value(g.board[q], g.board[1 - q])
+        if found is None:
+            v = None
+        else:
+            state, plies = found
+            plies = 99 if plies is None else plies  # a 3-4 win: the table keeps no plies
+            v = 0 if state == morris_endgame.DRAWN else (
+                plies - 1000 if state == morris_endgame.WON else 1000 - plies)
+    g.undo()
+    return v

@@ -18,6 +18,9 @@ only the opponent imports (human-vs-human games do not pay its memory):
   FIRST_DEPTH = n          optional: plies of the first iteration when the budget allows
   prepare(g)               optional: called at the root of every search, before any
                            evaluate(), e.g. to cache what evaluate() then updates cheaply
+  perfect(g) -> action     optional: the best action where the game is solved (Morris
+                           endgames: shared_rules/morris_endgame.py), else None; the
+                           search then plays it without searching
 
 Work is counted in units: one unit per action played and one per evaluate().  Inside the
 search, actions taken from legal() are played with the game's play_unchecked(a) (core.Game's
@@ -125,6 +128,12 @@ class Search:
         # an action that the next player answers without seeing it ends a line of play:
         # the position after it is evaluated (only the root treats it as a matrix game)
         self._secret = g.SECRETS
+        perfect = getattr(ai, "perfect", None)
+        if perfect is not None and not value_only:
+            a = perfect(g)
+            if a is not None:  # a solved position: its best action, no search
+                self.best, self.done = a, True
+                return
         acts = g.legal()
         if rng is not None:  # equal actions: the seed decides
             for i in range(len(acts) - 1, 0, -1):

@@ -12,6 +12,9 @@ from stonegrid import TREE
 
 CODE_DIRS = ("app", "hal", "views")  # under firmware/; plus shared_rules/
 BOOT = "main.py"  # stays source at the flash root: the board runs it at boot
+# Solved endgames (shared_rules/morris_endgame.py) go to the flash root, outside the two code
+# slots: a flash sends such a file only when it changed, and never keeps two copies of it
+TABLE = ".sgt"
 
 
 def repo_root():
@@ -86,8 +89,8 @@ def sources(root=None):
 
 
 def build(root=None, compiled=True, profile=None):
-    """{path on the flash: bytes} for the slot, plus the boot file under BOOT, and the board
-    profile file `profile` (a path) as board.json if given."""
+    """{path on the flash: bytes} for the slot, plus in the root the boot file under BOOT, the
+    endgame tables, and the board profile file `profile` (a path) as board.json if given."""
     root = root or repo_root()
     files = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -103,7 +106,11 @@ def build(root=None, compiled=True, profile=None):
             else:
                 with open(src, "rb") as f:
                     files[dest] = f.read()
-    for dest, path in ((BOOT, os.path.join(root, "firmware", BOOT)), ("board.json", profile)):
+    tables = [(name, os.path.join(root, "shared_rules", name))
+              for name in sorted(os.listdir(os.path.join(root, "shared_rules")))
+              if name.endswith(TABLE)]
+    for dest, path in [(BOOT, os.path.join(root, "firmware", BOOT)),
+                       ("board.json", profile)] + tables:
         if path:
             with open(path, "rb") as f:
                 files[dest] = f.read()

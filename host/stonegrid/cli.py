@@ -301,7 +301,22 @@ def parser():
     rp.add_argument("--device", action="store_true", help="replay it on the board's LEDs")
     rp.add_argument("--port", help=port_help + " (with --device)")
     rp.set_defaults(run=_replay)
+
+    from stonegrid.endgames import DEFAULT_OUT
+    eg = sub.add_parser("endgames", help="solve the Morris endgames the device plays perfectly",
+                        description="Solve every Nine Men's Morris position with 3 or 4 stones "
+                        "against 3, all placed, by retrograde analysis, and write the table "
+                        "that the device plays them from (the flash's root holds it). Needs "
+                        "numpy: `make endgames` installs it and runs this.")
+    eg.add_argument("--out", default=DEFAULT_OUT, metavar="FILE", help="the table to write "
+                    "(default: %s)" % DEFAULT_OUT)
+    eg.set_defaults(run=_endgames)
     return p
+
+
+def _endgames(args):
+    from stonegrid.endgames import run
+    return run(args.out)
 
 
 def main(argv=None):

@@ -12,7 +12,7 @@ import sys
 import threading
 import webbrowser
 
-from stonegrid.build import build, npm_hint, repo_root
+from stonegrid.build import TABLE, build, npm_hint, repo_root
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 PORT_PACKAGE = os.path.join("node_modules", "@micropython", "micropython-webassembly-pyscript")
@@ -38,7 +38,9 @@ def firmware_files(root=None):
     """{path on the board: text} of everything the page writes into MicroPython's files."""
     root = root or repo_root()
     files = build(root, compiled=False, profile=os.path.join(root, "hardware", "web.json"))
-    return dict((path, data.decode("utf-8")) for path, data in files.items())
+    # text only: the endgame table stays off the page (its device searches those endgames)
+    return dict((path, data.decode("utf-8")) for path, data in files.items()
+                if not path.endswith(TABLE))
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
