@@ -28,6 +28,7 @@ TIERS = {
     "test_bad_files.py": FAST,
     "test_checklist.py": FAST,
     "test_cli_options.py": FAST,
+    "test_endgames.py": ("tools",),
     "test_code_shape.py": FAST,
     "test_conformance.py": FAST,
     "test_fuzz.py": FAST,

@@ -1,6 +1,7 @@
 """The firmware, unchanged, on stock MicroPython in an emulated Raspberry Pi Pico (rp2040js
 under Node): boot to the menu, an opening played by GPIO button presses with every frame
 decoded from the WS2812 data pin equal to the view's own drawing, power cuts, mpremote."""
+import ast
 import json
 import os
 import random
@@ -322,3 +323,32 @@ def test_the_unix_board_needs_no_smaller_a_share_of_its_heap_than_the_pico():
     unix = pico_bench.unix_share(config)
     assert unix["platform"] == "linux" and 0.95 < unix["heap"] / heap_bytes(DEFAULT_HEAP) <= 1
     assert pico_bench.print_shares(unix, chip[0]) >= 1.0
+
+
+def test_the_chip_plays_solved_morris_endgames_from_the_table_in_its_flash(pico):
+    """The table sits in the flash root, and the chip's choices from it are the host's."""
+    from shared_rules import morris, morris_ai
+    found = {}
+    for text in ("..R.G.....G.G.....G.R.R. 0 0 0 0 - -",  # 3-3, won
+                 "R........R.....G..GG...R 0 0 1 0 - -",  # 3-3, lost
+                 "G.R....R..G.G.....R....G 0 0 0 0 - -",  # 4-3
+                 "......G.G.......R.GRG..R 0 0 1 0 - -"):  # 3-4
+        g = morris.Game()
+        g.set_position(text)
+        found[text] = g.text(morris_ai.perfect(g))
+    port = pico.sim.serial
+    pico.serial.close()
+    out = subprocess.run([tool("mpremote"), "connect", port, "exec",
+                          "import sys, os; sys.path.insert(0, '/fw/' + open('/fw/current')"
+                          ".read().strip()); from shared_rules import morris, morris_ai\n"
+                          "print('table', os.stat('morris_endgames.sgt')[6])\n"
+                          "for t in %r:\n"
+                          "    g = morris.Game(); g.set_position(t)\n"
+                          "    print(repr(t), g.text(morris_ai.perfect(g)))" % sorted(found)],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == "table %d" % os.path.getsize(
+        os.path.join(repo_root(), "shared_rules", "morris_endgames.sgt"))
+    chip = dict(line.rpartition(" ")[::2] for line in lines[1:])
+    assert dict((ast.literal_eval(t), a) for t, a in chip.items()) == found, out.stdout

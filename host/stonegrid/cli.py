@@ -306,8 +306,8 @@ def parser():
     eg = sub.add_parser("endgames", help="solve the Morris endgames the device plays perfectly",
                         description="Solve every Nine Men's Morris position with 3 or 4 stones "
                         "against 3, all placed, by retrograde analysis, and write the table "
-                        "that the device plays them from (the flash's root holds it). Needs "
-                        "numpy: `make endgames` installs it and runs this.")
+                        "that the device plays them from (the flash's root holds it). It takes "
+                        "about a minute; `make endgames` runs it.")
     eg.add_argument("--out", default=DEFAULT_OUT, metavar="FILE", help="the table to write "
                     "(default: %s)" % DEFAULT_OUT)
     eg.set_defaults(run=_endgames)

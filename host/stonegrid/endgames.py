@@ -13,8 +13,8 @@ stones fly.  Two mills at once cannot happen with 4 stones or fewer (the moved s
 need 4 others beside it), so double_mill_takes_two does not change these values; the table
 is tagged with both options all the same, and the device refuses it under other ones.
 
-It needs numpy (requirements-bench.lock): `make endgames` installs it and runs
-`stonegrid endgames`.
+It needs numpy (requirements.lock): `make endgames` runs `stonegrid endgames`, and
+tests/test_endgames.py checks that the table in shared_rules/ is what it writes.
 """
 import itertools
 import os
@@ -35,8 +35,8 @@ def _np():
     try:
         import numpy
     except ImportError:
-        raise SystemExit("stonegrid endgames needs numpy: run `make endgames`, which installs "
-                         "it from requirements-bench.lock")
+        raise SystemExit("stonegrid endgames needs numpy: `make test` or `make play` installs "
+                         "it from requirements.lock")
     return numpy
 
 

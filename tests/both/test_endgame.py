@@ -5,6 +5,7 @@ import random
 
 from shared_rules import morris, morris_ai, morris_endgame as E, search
 from shared_rules.core import MEN
+from helpers import raises
 
 
 def position(a, b, side):
@@ -195,3 +196,37 @@ def test_the_search_plays_the_table_where_it_can_and_searches_elsewhere():
     g = morris.Game()
     g.set_position("RRRR.GGGGG.............. 0 0 0 0 - -")  # 4 against 5: not solved
     assert morris_ai.perfect(g) is None and value(g) is None
+
+
+class Searcher:
+    """morris_ai without its table: the device's plain search."""
+    evaluate = staticmethod(morris_ai.evaluate)
+    order = staticmethod(morris_ai.order)
+
+
+def test_the_table_agrees_with_what_the_plain_search_proves():
+    proved = 0
+    for g in positions(40, 8, ((3, 3), (3, 3), (4, 3), (3, 4))):
+        state, plies = value(g)
+        s = search.Search(g.copy(), g.to_move, Searcher, 1500)
+        while not s.step(1000):
+            pass
+        if s.value > search.WIN // 2:  # a win the search saw to its end
+            assert state == E.WON, g.position()
+            proved += 1
+        elif s.value < -search.WIN // 2:
+            assert state == E.LOST, g.position()
+            proved += 1
+        elif state == E.WON and plies == 1:
+            raise AssertionError("the search missed a mill: %s" % g.position())
+    assert proved >= 5, proved
+
+
+def test_a_file_that_is_not_a_table_or_one_for_other_rules_is_told_apart():
+    import io
+    e = raises(E.TableError, E.Table, io.BytesIO(b"GIF89a\n"))
+    assert "not a table of 'stonegrid morris endgames 1'" in str(e)
+    head = b"stonegrid morris endgames 1 double_mill_takes_two=0 no_immediate_returns=0\n"
+    t = E.Table(io.BytesIO(head + bytes(8)))
+    assert not t.fits(morris.Game().options)
+    assert t.fits(morris.Game(double_mill_takes_two=False).options)
