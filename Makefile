@@ -30,8 +30,10 @@ bench: $(VENV)/.installed $(WASM)
 	$(BIN)/python -m pip install -q --require-hashes -r requirements-bench.lock || echo "open_spiel not installable: benchmarking without it"
 	$(BIN)/python tests/bench/rules.py
 	$(BIN)/python tests/bench/ai.py
+	$(BIN)/python tests/bench/ladder.py
 	$(BIN)/python tests/bench/flash.py
 	$(BIN)/python tests/bench/pico.py
+	$(BIN)/python tests/bench/pico.py --level hard --moves 0 --playouts 0
 	$(BIN)/python tests/bench/latency.py
 	$(BIN)/python tests/bench/ponder.py
 	$(BIN)/python tests/bench/frames.py

@@ -8,7 +8,7 @@ RAY_SPOTS/RAY_START).
 """
 from shared_rules.gipf import RAY_SPOTS, RAY_START, NRAYS as _NRAYS
 
-NODES = (52, 234, 1439)  # work budgets of easy, normal, hard (tests/bench/ai.py)
+NODES = (150, 150, 234, 1439)  # beginner, easy, normal, hard (tests/bench/ladder.py)
 FIRST_DEPTH = 2  # my push and every answer to it, from the first iteration on
 
 

@@ -6,7 +6,8 @@ board, hand, men, pending, acting) instead of calling stone_at() 24 times per po
 from shared_rules import morris_endgame
 from shared_rules.morris import MILLS, MOVE, REMOVE
 
-NODES = (68, 350, 1750)  # work budgets of easy, normal, hard (tests/bench/ai.py)
+NODES = (68, 68, 350, 1750)  # beginner, easy, normal, hard (tests/bench/ladder.py)
+OVERLOOK = 15  # % of its moves the beginner overlooks (tests/bench/ladder.py spaces the levels)
 
 _FULL = 0xFFFFFF
 _BITS = bytes(bin(i).count("1") for i in range(256))  # set bits per byte

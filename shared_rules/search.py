@@ -14,7 +14,8 @@ only the opponent imports (human-vs-human games do not pay its memory):
   order(g, acts) -> list   optional: acts (a fresh legal() list) best-first; it must not
                            depend on sort stability (MicroPython's sort is not stable), so
                            that the search is the same on every runtime
-  NODES = (easy, normal, hard)   optional: the work budgets of the levels for this game
+  NODES = (beginner, easy, normal, hard)   optional: the work budgets of the levels
+  OVERLOOK = percent       optional: the share of its moves the beginner overlooks
   FIRST_DEPTH = n          optional: plies of the first iteration when the budget allows
   prepare(g)               optional: called at the root of every search, before any
                            evaluate(), e.g. to cache what evaluate() then updates cheaply
@@ -47,9 +48,13 @@ except ImportError:
     def const(x):
         return x
 
-LEVELS = ("easy", "normal", "hard")
+LEVELS = ("beginner", "easy", "normal", "hard")
 DEFAULT = "normal"
-NODES = (60, 300, 1500)  # budgets when the companion module does not give its own
+# The beginner, like a newcomer, overlooks some of its moves: it chooses the best of the
+# others (the seed decides which; OVERLOOK how many), and never from a solved endgame's table.
+BEGINNER = "beginner"
+NODES = (60, 60, 300, 1500)  # budgets when the companion module does not give its own
+OVERLOOK = 50  # the share of its moves (%) the beginner overlooks, unless the companion says
 
 WIN = const(1000000)  # a won position is worth WIN - plies to get there
 INF = const(1000000000)  # below 2^30: a small int on every runtime
@@ -96,7 +101,8 @@ class Search:
     (used to value the cells of a matrix game).  Work done so far: `nodes`; deepest iteration
     completed: `depth`."""
 
-    def __init__(self, g, me, ai, nodes, rng=None, value_only=False, max_depth=MAX_PLIES):
+    def __init__(self, g, me, ai, nodes, rng=None, value_only=False, max_depth=MAX_PLIES,
+                 overlook=False):
         self.g, self.me, self.ai = g, me, ai
         self.budget = nodes
         self.max_iter = max_depth  # the deepest iteration (plies, forced actions free)
@@ -129,7 +135,7 @@ class Search:
         # the position after it is evaluated (only the root treats it as a matrix game)
         self._secret = g.SECRETS
         perfect = getattr(ai, "perfect", None)
-        if perfect is not None and not value_only:
+        if perfect is not None and not value_only and not overlook:
             a = perfect(g)
             if a is not None:  # a solved position: its best action, no search
                 self.best, self.done = a, True
@@ -139,6 +145,8 @@ class Search:
             for i in range(len(acts) - 1, 0, -1):
                 j = rng.below(i + 1)
                 acts[i], acts[j] = acts[j], acts[i]
+        if overlook:  # the beginner's (see BEGINNER)
+            del acts[max(1, len(acts) - len(acts) * getattr(ai, "OVERLOOK", OVERLOOK) // 100):]
         acts = getattr(ai, "order", _as_given)(g, acts)
         self._acts[0] = acts
         self._max[0] = g.to_move == me
@@ -317,7 +325,7 @@ def _terminal(r, me, ply):
 def start(game, p, ai, level=DEFAULT, seed=1, nodes=None):
     """Begin choosing an action for player p in game (the game itself is never changed nor
     read beyond game.view_for(p)).  Returns an object with step(work) -> True when done, and
-    then `best`; level is "easy", "normal" or "hard", or nodes gives the budget directly."""
+    then `best`; level is one of LEVELS, or nodes gives the budget directly."""
     if nodes is None:
         nodes = budget(ai, level)
     rng = Rng(seed)
@@ -338,7 +346,7 @@ def start(game, p, ai, level=DEFAULT, seed=1, nodes=None):
         g.undo()
         if k and len(acts) > 1:  # mine will be secret when the other player answers it
             return Simultaneous(g, p, ai, nodes, rng, True, Search)
-    return Search(g, p, ai, nodes, rng)
+    return Search(g, p, ai, nodes, rng, overlook=level == BEGINNER)
 
 
 def choose(game, p, ai, level=DEFAULT, seed=1, nodes=None):

@@ -7,10 +7,11 @@ from app.heap import only
 from app.screen import Screen
 from app.session import AT, PLAYERS, Session
 
-SHORT = {"human": "HUM", "device:easy": "EASY", "device:normal": "NORM", "device:hard": "HARD"}
+SHORT = {"human": "HUM", "device:beginner": "BEG", "device:easy": "EASY",
+         "device:normal": "NORM", "device:hard": "HARD"}
 # what the players' items mean, scrolled the first time each shows (the options': views' HELP)
-PLAYER_HELP = {"P1": "P1 PLAYS FIRST: HUM A PERSON - EASY NORM HARD THE DEVICE",
-               "P2": "P2 PLAYS SECOND: HUM A PERSON - EASY NORM HARD THE DEVICE"}
+PLAYER_HELP = {"P1": "P1 PLAYS FIRST: HUM A PERSON - BEG EASY NORM HARD THE DEVICE",
+               "P2": "P2 PLAYS SECOND: HUM A PERSON - BEG EASY NORM HARD THE DEVICE"}
 LINKED_HELP = "WHO BEGINS: ME OR YOU AT THE OTHER BOARD"
 SCROLL_MS = 70  # a pixel of scrolled help: about 3.5 letters a second
 

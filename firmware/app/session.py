@@ -6,7 +6,7 @@ from app import VERSION, journal, wire
 
 # Who plays a side: a person, or the device opponent at a level (shared_rules/search.py).
 # "device" alone is the default level (records written before the levels existed say so).
-PLAYERS = ("human", "device:easy", "device:normal", "device:hard")
+PLAYERS = ("human", "device:beginner", "device:easy", "device:normal", "device:hard")
 
 
 # A person at one of two linked boards (app.peer): "human@" and that board's id, 6 hex digits.
@@ -112,13 +112,13 @@ class Session:
     def ponder(self, seed):
         """While a person is to act against the device: the device's thinking on their time
         (shared_rules.ponder), or None where there is none to do (no device here, two
-        devices, a game with secrets)."""
+        devices, a game with secrets, the beginner level: it is to overlook moves)."""
         g = self.game
         if g.to_move is None or g.SECRETS or self.seat is not None:
             return None
         p = 1 - g.to_move
         who = level(self.players[p])
-        if who is None or level(self.players[g.to_move]) is not None:
+        if who in (None, "beginner") or level(self.players[g.to_move]) is not None:
             return None
         from shared_rules.ponder import Ponder  # not in the heap of other games
 

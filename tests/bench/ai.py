@@ -277,20 +277,21 @@ def spiel_one(job):
     return out, spent[0], spent[1], moves
 
 
-def openspiel_match(n, pool, level="normal", factor=1):
+def openspiel_match(n, pool, level="normal", factor=1, sims=None):
     """The device against OpenSpiel's MCTS bot (C++, random rollouts) given `factor` times
-    the device's average think time per move (1: equal wall time on CPython)."""
+    the device's average think time per move (1: equal wall time on CPython), or `sims`
+    simulations a move."""
     try:
         import pyspiel  # noqa: F401
     except ImportError:
         print("OpenSpiel: not installed (pip install '.[bench]')")
         return None
-    # find how many simulations take as long as our average move
-    probe = pool.map(spiel_one, [(s, 20, level) for s in range(4)])
-    ours = sum(r[1] for r in probe) / max(1, sum(r[3][0] for r in probe))
-    theirs = sum(r[2] for r in probe) / max(1, sum(r[3][1] for r in probe))
-    sims = max(2, int(20 * factor * ours / max(theirs, 1e-9)))
-    res = pool.map(spiel_one, [(s, sims, level) for s in range(n)])
+    if sims is None:  # find how many simulations take as long as our average move
+        probe = pool.map(spiel_one, [(s, 20, level) for s in range(4)])
+        ours = sum(r[1] for r in probe) / max(1, sum(r[3][0] for r in probe))
+        theirs = sum(r[2] for r in probe) / max(1, sum(r[3][1] for r in probe))
+        sims = max(2, int(20 * factor * ours / max(theirs, 1e-9)))
+    res = pool.map(spiel_one, [(s, sims, level) for s in range(n)], chunksize=1)
     done = [r for r in res if r[0] is not None]
     w, d, l = (sum(1 for r in done if r[0] == k) for k in (0, 1, 2))
     ours = sum(r[1] for r in done) / max(1, sum(r[3][0] for r in done))

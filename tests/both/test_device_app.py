@@ -47,8 +47,9 @@ def run_app(fn):
 
 
 def test_player_values_and_levels():
-    assert PLAYERS == ("human", "device:easy", "device:normal", "device:hard")
-    assert [level(p) for p in PLAYERS] == [None, "easy", "normal", "hard"]
+    assert PLAYERS == ("human", "device:beginner", "device:easy", "device:normal",
+                       "device:hard")
+    assert [level(p) for p in PLAYERS] == [None, "beginner", "easy", "normal", "hard"]
     assert level("device") == "normal"  # records written before the levels existed
     raises(ValueError, Session, "morris", {}, ("human", "robot"))
 
@@ -58,10 +59,11 @@ def test_setup_offers_the_levels_for_each_side():
         s = menu.Setup(app, "morris")
         assert (s.values["P1"], s.values["P2"]) == ("human", "device:normal")
         seen = []
-        for _ in range(4):
+        for _ in range(5):
             s.handle("right", "press", 0)
             seen.append(s.values["P1"])
-        assert seen == ["device:easy", "device:normal", "device:hard", "human"]
+        assert seen == ["device:beginner", "device:easy", "device:normal", "device:hard",
+                        "human"]
         s.handle("left", "press", 0)
         s.handle("down", "press", 0)
         s.handle("left", "press", 0)  # P2: normal -> easy

@@ -39,12 +39,28 @@ def test_rng_is_the_same_on_every_runtime():
 def test_levels_are_budgets_that_grow():
     for game_id in GAMES:
         ai = search.load_ai(game_id)
-        easy, normal, hard = (search.budget(ai, lv) for lv in search.LEVELS)
-        assert 0 < easy < normal < hard
+        beginner, easy, normal, hard = (search.budget(ai, lv) for lv in search.LEVELS)
+        assert 0 < beginner <= easy < normal < hard
     assert search.budget(search.load_ai("morris")) == search.budget(
         search.load_ai("morris"), search.DEFAULT)
     raises(ValueError, search.budget, search.load_ai("morris"), "expert")
 
+
+def test_the_beginner_overlooks_some_of_its_moves_and_plays_the_best_of_the_rest():
+    from shared_rules import morris
+    g = morris.Game()  # Red can close a mill at g1 (a1 d1 placed) or block Green's at a7
+    g.set_position("RR...GG................. 7 7 0 0 - -")
+    ai = search.load_ai("morris")
+    mill = g.parse("g1")
+    missed = 0
+    for seed in range(40):
+        s = search.start(g, 0, ai, "beginner", seed)
+        assert len(s._acts[0]) == 20 - 20 * ai.OVERLOOK // 100  # of the 20 empty points
+        best = search.choose(g, 0, ai, "beginner", seed)
+        assert best == mill or mill not in s._acts[0]  # the mill whenever it saw it
+        missed += best != mill
+        assert best == search.choose(g, 0, ai, "beginner", seed)
+    assert 1 <= missed <= 40 * ai.OVERLOOK // 50
 
 def test_device_plays_only_legal_actions_and_leaves_the_game_alone():
     for game_id in GAMES:
