@@ -23,6 +23,7 @@ listed, else drawn; a 3-4 position is never lost.
 from shared_rules.morris import MILLS, neighbours
 
 FORMAT = "stonegrid morris endgames 1"
+ANY = "*"  # an option's value in the header when the table holds for every value
 DRAWN, WON, LOST = 0, 1, 2
 _LOST_AT = 128  # a 3-3 byte from here on is a loss
 
@@ -140,7 +141,7 @@ class Table:
     def fits(self, options):
         """Whether the table was solved under these game options (a dict)."""
         return (len(self.rules) == len(options)
-                and all(name in options and value == str(int(options[name]))
+                and all(name in options and value in (ANY, str(int(options[name])))
                         for name, value in self.rules))
 
     def _read(self, at, n):

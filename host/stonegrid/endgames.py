@@ -10,8 +10,9 @@ whatever is never settled is drawn (neither side can force a mill; threefold rep
 such play).  The rules are RULINGS.md's with their defaults: closing a mill takes a stone not
 in a mill if there is one, a player left with 2 stones loses, one unable to move loses, three
 stones fly.  Two mills at once cannot happen with 4 stones or fewer (the moved stone would
-need 4 others beside it), so double_mill_takes_two does not change these values; the table
-is tagged with both options all the same, and the device refuses it under other ones.
+need 4 others beside it): the solver checks that no move closes two, and tags the table
+double_mill_takes_two=* (either way), no_immediate_returns=0; the device refuses it under
+other options.
 
 It needs numpy (requirements.lock): `make endgames` runs `stonegrid endgames`, and
 tests/test_endgames.py checks that the table in shared_rules/ is what it writes.
@@ -25,7 +26,9 @@ from shared_rules import morris_endgame as E
 from stonegrid import TREE
 from shared_rules.morris import MILLS
 
-OPTIONS = (("double_mill_takes_two", True), ("no_immediate_returns", False))
+# the options the table holds for (E.ANY: either value, the solver having checked that it
+# changes nothing)
+OPTIONS = (("double_mill_takes_two", E.ANY), ("no_immediate_returns", "0"))
 # the six ways a stone steps (morris._steps): (shift, the stones that can step so)
 STEPS = ((1, 0x7F7F7F), (-7, 0x808080), (-1, 0xFEFEFE), (7, 0x010101),
          (8, 0x00AAAA), (-8, 0xAAAA00))
@@ -133,10 +136,10 @@ def _bits(np, mask, n):
 
 
 def _closes(np, own, to):
-    """Whether the stones own stand in a mill through the one-bit masks `to`."""
-    hit = np.zeros(own.shape, dtype=bool)
+    """How many mills the stones own close through the one-bit masks `to`."""
+    hit = np.zeros(own.shape, dtype=np.int8)
     for m in MILLS:
-        hit |= ((to & m) != 0) & ((own & m) == m)
+        hit += ((to & m) != 0) & ((own & m) == m)
     return hit
 
 
@@ -194,7 +197,10 @@ class Solver:
             for f, t in pairs:
                 ok = t != 0
                 moved = mover ^ f ^ t
-                mill = ok & _closes(np, moved, t)
+                closed = np.where(ok, _closes(np, moved, t), 0)
+                if (closed > 1).any():
+                    raise SolverError("a move closes two mills: double_mill_takes_two matters")
+                mill = closed == 1
                 self.wins[table] |= mill & (table[1] == 3)
                 self.moves[table] += ok
                 rest = ok & ~mill
@@ -258,7 +264,7 @@ class SolverError(RuntimeError):
 def table_bytes(solver, state, plies):
     """The table file (shared_rules/morris_endgame.py gives its layout)."""
     np = solver.np
-    out = bytearray(("%s %s\n" % (E.FORMAT, " ".join("%s=%d" % (n, v) for n, v in OPTIONS))
+    out = bytearray(("%s %s\n" % (E.FORMAT, " ".join("%s=%s" % (n, v) for n, v in OPTIONS))
                      ).encode())
     for n in (3, 4):
         out += len(solver.sets[n]).to_bytes(2, "little")
