@@ -3,7 +3,6 @@
 For speed it reads the rules' public state, read-only (morris.py: the two 24-bit boards
 board, hand, men, pending, acting) instead of calling stone_at() 24 times per position.
 """
-from shared_rules import morris_endgame
 from shared_rules.morris import MILLS, MOVE, REMOVE
 
 NODES = (68, 68, 350, 1750)  # beginner, easy, normal, hard (tests/bench/ladder.py)
@@ -152,6 +151,8 @@ def perfect(g):
     longest loss.  None elsewhere, or without a table solved under g's rules."""
     if g.hand[0] or g.hand[1] or g.men[0] + g.men[1] > 8:
         return None
+    from shared_rules import morris_endgame  # in the heap from the endgame on only
+
     table = morris_endgame.table()
     if table is None or not table.fits(g.options):
         return None
@@ -190,7 +191,7 @@ def _after(g, a, table):
         else:
             state, plies = found
             plies = 99 if plies is None else plies  # a 3-4 win: the table keeps no plies
-            v = 0 if state == morris_endgame.DRAWN else (
-                plies - 1000 if state == morris_endgame.WON else 1000 - plies)
+            v = 0 if state == table.DRAWN else (
+                plies - 1000 if state == table.WON else 1000 - plies)
     g.undo()
     return v

@@ -118,6 +118,7 @@ class TableError(ValueError):
 
 class Table:
     """An open endgame table file (binary, seekable)."""
+    DRAWN, WON, LOST = DRAWN, WON, LOST  # value() says these
 
     def __init__(self, f):
         self.f = f
