@@ -21,6 +21,7 @@ from shared_rules.search import Rng
 
 NODES = (49, 100, 200, 1249)  # beginner, easy, normal, hard (tests/bench/ladder.py)
 OVERLOOK = 60  # % of its moves the beginner overlooks (tests/bench/ladder.py spaces the levels)
+UNIT = 20  # evaluate() of a few points: the scale of stonegrid replay --analyse's marks
 
 _NONE = 64  # rhombus._cur when no Line is under way
 FILLS = 8  # patterns: fewer foretell the end worse (at 230 units 6 won 57%, 8 won 77%)

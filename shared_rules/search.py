@@ -126,14 +126,14 @@ class Search:
         prepare = getattr(ai, "prepare", None)
         if prepare is not None:
             prepare(g)
-        r = g.result()
-        if r is not None:
-            self.value = _terminal(r, me, 0)
-            self.done = True
-            return
         # an action that the next player answers without seeing it ends a line of play:
         # the position after it is evaluated (only the root treats it as a matrix game)
         self._secret = g.SECRETS
+        r = g.result()
+        if r is not None:  # (step() answers at once)
+            self.value = _terminal(r, me, 0)
+            self.done = True
+            return
         perfect = getattr(ai, "perfect", None)
         if perfect is not None and not value_only and not overlook:
             a = perfect(g)

@@ -25,6 +25,7 @@ os.environ["XDG_CACHE_HOME"] = os.path.join(_HOME, "cache")  # the boot ROM's co
 # tests/test_project_files.py fails for a test file missing here.
 FAST = ()
 TIERS = {
+    "test_analyse.py": FAST,
     "test_bad_files.py": FAST,
     "test_checklist.py": FAST,
     "test_cli_options.py": FAST,

@@ -298,6 +298,9 @@ def parser():
     rp.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                     help="the board in colour (the LEDs, ANSI) or as plain text; auto: colour "
                     "on a terminal, plain text into a pipe or a file (default)")
+    rp.add_argument("--analyse", action="store_true", help="mark every action best, good, "
+                    "inaccuracy or blunder by the device's search at 3 times the hard level's "
+                    "work, and list the turning points with the better move")
     rp.add_argument("--device", action="store_true", help="replay it on the board's LEDs")
     rp.add_argument("--port", help=port_help + " (with --device)")
     rp.set_defaults(run=_replay)

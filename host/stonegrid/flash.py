@@ -6,10 +6,10 @@ change are copied on the board, the rest sent - verifies every hash there, and o
 switches /fw/current (written to a temporary file and renamed over: atomic).  Stopped at any
 point, the board still boots the old firmware or, once switched, the new: never a mix."""
 import os
-import sys
 
 from stonegrid import build
 from stonegrid.device import DeviceError, connect, restart
+from stonegrid.progress import progress
 
 SLOTS = ("a", "b")
 OLD_LAYOUT = build.CODE_DIRS + ("shared_rules",)  # code in the root (virtual board sync)
@@ -136,25 +136,6 @@ class Plan:
         return sum(len(self.files[p]) for p in self.send + self.root_send)
 
 
-def _progress(total):
-    """A progress bar on a terminal (stderr), nothing otherwise."""
-    state = {"done": 0}
-    tty = sys.stderr.isatty()
-
-    def advance(n):
-        state["done"] += n
-        if tty and total:
-            k = 30 * state["done"] // total
-            sys.stderr.write("\r[%s%s] %3d%%" % ("#" * k, "." * (30 - k),
-                                                100 * state["done"] // total))
-            sys.stderr.flush()
-
-    def finish():
-        if tty and total:
-            sys.stderr.write("\r" + " " * 40 + "\r")
-    return advance, finish
-
-
 def flash(port, profile=None, dry_run=False, out=print):
     """Flash the firmware; returns the Plan.  profile: a board profile file for /board.json."""
     t = connect(port)
@@ -183,7 +164,7 @@ def flash(port, profile=None, dry_run=False, out=print):
 def _stage(t, plan):
     slot = "fw/" + plan.slot
     total = plan.bytes_to_send()
-    advance, finish = _progress(total)
+    advance, finish = progress(total)
     t.exec(_RMTREE % ([slot],))
     t.exec(_COPY % ([("fw/%s/%s" % (plan.current, p), "%s/%s" % (slot, p))
                      for p in plan.unchanged],))

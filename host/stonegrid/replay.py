@@ -1,5 +1,6 @@
 """`stonegrid replay`: check a game log (or an export), then step through it in the terminal,
-export it, render it as an animated GIF, or send it to the board to replay on its LEDs.
+export it, render it as an animated GIF, analyse it (stonegrid.analyse), or send it to the
+board to replay on its LEDs.
 Frames come from the firmware's own views, so they are what the device shows."""
 import json
 import os
@@ -202,6 +203,14 @@ def run(args):
             raise records.file_error(args.gif, e)
         print("replay: wrote %s (%d frames, %d bytes)" % (args.gif, count,
                                                           os.path.getsize(args.gif)))
+        did = True
+    if args.analyse:
+        from stonegrid import analyse
+        from stonegrid.progress import progress
+        advance, finish = progress(n)
+        marks = analyse.analyse(header, g, advance)
+        finish()
+        sys.stdout.write(analyse.report(header, g, marks))
         did = True
     if args.device:
         plies = to_device(header, g, args.port)

@@ -464,3 +464,12 @@ def test_no_ponder_on_ones_own_turn_nor_in_secret():
     r = rhombus.Game()
     assert raises(ValueError, lambda: ponder.Ponder(r, 1 - r.to_move,
                                                     search.load_ai("rhombus")))
+
+
+def test_a_search_of_a_finished_game_answers_its_value_at_once():
+    from shared_rules import morris
+    g = morris.Game()
+    g.set_position("RRR.....GG.............. 0 0 0 0 - -")  # Green has 2 stones: Red has won
+    for me, value in ((0, search.WIN), (1, -search.WIN)):
+        s = search.Search(g, me, search.load_ai("morris"), 100, value_only=True)
+        assert s.step(1) and s.value == value and s.best is None
