@@ -128,8 +128,9 @@ def report(header, g, marks):
                 "avoids the loss" if m.value > -SOLVED >= m.value - m.loss else
                 "(%.2f less)" % (m.loss / unit))
             solved = _outcome(m.value, m.side, names)
-            lines.append("%4d  %-6s %-14s %-10s %s" % (m.ply + 1, names[m.side], text, m.mark,
-                                                     "; ".join(x for x in (note, solved) if x)))
+            lines.append(("%4d  %-6s %-14s %-10s %s" % (
+                m.ply + 1, names[m.side], text, m.mark,
+                "; ".join(x for x in (note, solved) if x))).rstrip())
             if m.mark in MARKS[2:]:
                 turning.append("  ply %d, %s: %s, a%s %s; better %s" % (
                     m.ply + 1, names[m.side], text, "n" if m.mark[0] == "i" else "", m.mark,
