@@ -22,6 +22,8 @@ only the opponent imports (human-vs-human games do not pay its memory):
   perfect(g) -> action     optional: the best action where the game is solved (Morris
                            endgames: shared_rules/morris_endgame.py), else None; the
                            search then plays it without searching
+  LOADS = (name, ...)      optional: the shared_rules modules it imports only when
+                           needed (the app lets go of them with it at a game's end)
 
 Work is counted in units: one unit per action played and one per evaluate().  Inside the
 search, actions taken from legal() are played with the game's play_unchecked(a) (core.Game's

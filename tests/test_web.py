@@ -19,7 +19,7 @@ from playwright.sync_api import sync_playwright
 
 from boardkit import Board, serving
 from runtimes import ROOT
-from shared_rules import GAMES, load, record
+from shared_rules import GAMES, load, record, search
 from shared_rules.remote import replay_commands
 from stonegrid.sim import SimError
 from views import load as load_view
@@ -123,9 +123,9 @@ def test_opening_on_the_page_matches_the_virtual_board(page, sim, tmp_path, game
     for _ in range(games.index(game_id)):
         press_both(page, sim, "right")
     press_both(page, sim, "ok")  # to the setup
-    press_both(page, sim, "down")  # the second player: from the device to a person
-    press_both(page, sim, "left")
-    press_both(page, sim, "left")
+    press_both(page, sim, "down")  # the second player: from the device (normal) to a person
+    for _ in search.LEVELS[:search.LEVELS.index(search.DEFAULT) + 1]:
+        press_both(page, sim, "left")
     assert_same_picture(page, sim, "the setup", below=7)
     press_both(page, sim, "ok")
     header = sim.serial.wait(lambda o: o.get("t") == "game")

@@ -61,8 +61,9 @@ class Play(Screen):
         """The game changed (an action here or from elsewhere, an undo, a hold)."""
         self.thinker = self.choice = self.device_at = None
         s = self.session
-        if self.pondering is not None and s.game.plies() < self.pondering.first:
-            self.pondering = None  # taken back past where it began: it foresees nothing
+        if self.pondering is not None and (s.game.plies() < self.pondering.first
+                                           or s.game.result() is not None):
+            self.pondering = None  # taken back past where it began, or over: nothing to see
         if s.seat is not None:  # linked: a cursor only while this board's side may act
             self.ui.paint(self.ui.colours, not s.human_to_move())
         self.view.sync(s.game, self.ui)

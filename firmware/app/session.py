@@ -146,6 +146,19 @@ class Session:
             raise
         self.lines += lines
         self._publish()
+        if g.result() is not None and self.ai is not None:
+            self._let_go_of_the_device()
+
+    def _let_go_of_the_device(self):
+        """The game is over: the device opponent's code leaves the heap (the room the end of
+        a long game needs, for its record and the `state` of all its turns); a new game
+        loads it again."""
+        from app.heap import forget
+
+        later = getattr(self.ai, "LOADS", ())  # what the companion loads when needed
+        self.ai = None
+        for name in ("search", self.game_id + "_ai", "simultaneous", "ponder") + later:
+            forget("shared_rules", name)
 
     def _publish(self):
         """Send the record lines that are no longer secret (a Rhombus bid waits for the

@@ -374,3 +374,21 @@ def test_the_self_test_lights_each_channel_then_shows_each_button():
         assert type(app.screen).__name__ == "Menu" and app.screen.games[app.screen.i] == \
             menu.TEST
     run_app(go)
+
+
+def test_the_device_opponent_leaves_the_heap_when_its_game_is_over():
+    import sys
+
+    def go(app, sent):
+        app.start(Session("morris", players=("human", "device:easy")))
+        s = app.screen.session
+        assert s.ai is not None
+        s.game.set_position("RR.R....GG.G............ 0 0 0 0 - -")
+        s.play("g4-g1")  # Red flies to close a mill: ...
+        assert s.ai is not None
+        s.play("xb2")  # ... and Green is left with 2: over
+        assert s.game.result() is not None and s.ai is None
+        if sys.implementation.name == "micropython":  # (a host keeps its modules)
+            assert "shared_rules.search" not in sys.modules
+            assert "shared_rules.morris_ai" not in sys.modules
+    run_app(go)
