@@ -34,13 +34,14 @@ def test_the_pico_bench_tunes_the_default_level():
     out = done.stdout
     assert not re.search(r"^mixtour +(easy|hard) ", out, re.M), out  # the default level only
     row = re.search(r"^mixtour +normal +2 +([\d.]+) +([\d.]+) ", out, re.M)
-    tuned = re.search(r"^  mixtour +(\d+) -> (\d+): NODES = \((\d+), (\d+), (\d+)\)$", out, re.M)
+    tuned = re.search(r"^  mixtour +(\d+) -> (\d+): NODES = \((\d+), (\d+), (\d+), (\d+)\)$",
+                      out, re.M)
     assert row and tuned, out
     now, new = int(tuned.group(1)), int(tuned.group(2))
     mean, slowest = float(row.group(1)), float(row.group(2))
     # time taken as proportional to the budget, 10% below the tighter target
     assert abs(new - now * min(0.3 / mean, 1.0 / slowest) * 0.9) <= 2, out  # ms rounding
-    assert int(tuned.group(4)) == new, out
+    assert int(tuned.group(5)) == new, out  # beginner, easy, normal, hard
 
 
 def test_the_latency_bench_times_presses_against_the_goal():

@@ -319,7 +319,7 @@ def main(argv=None):
         print_shares(unix_share(config), run(firmware, "share(free)", config, args.timeout)[0][0])
     if args.tune:
         print("budgets of the %s level meeting the targets with a margin of %.0f%% (the "
-              "companions' NODES; easy and hard in proportion):" % (
+              "companions' NODES; the other levels in proportion):" % (
                   search.DEFAULT, 100 * (1 - MARGIN)))
         for f in default:
             now, new = tuned(f["game"], f)
