@@ -33,7 +33,7 @@ bench: $(VENV)/.installed $(WASM)
 	$(BIN)/python tests/bench/ladder.py
 	$(BIN)/python tests/bench/flash.py
 	$(BIN)/python tests/bench/pico.py
-	$(BIN)/python tests/bench/pico.py --level hard --moves 0 --playouts 0
+	$(BIN)/python tests/bench/pico.py --level hard --moves 0 --playouts 0 --no-peak
 	$(BIN)/python tests/bench/latency.py
 	$(BIN)/python tests/bench/ponder.py
 	$(BIN)/python tests/bench/frames.py

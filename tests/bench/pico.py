@@ -25,7 +25,8 @@ All four games run in one boot, as a user would play them one after the other. r
 runs at about a third of real time on an idle core: about 10 minutes at the default --moves
 10 (the hard level's searches most of it), a few with --tune (on a loaded machine, more).
 Run: .venv/bin/python tests/bench/pico.py [--moves N] [--game G] [--level L] [--tune] (make
-bench runs it, and again with --level hard --moves 0: the hard level over whole games)
+bench runs it, and again with --level hard --moves 0 --no-peak: the hard level over whole
+games)
 """
 import argparse
 import json
@@ -247,6 +248,8 @@ def main(argv=None):
     ap.add_argument("--tune", action="store_true",
                     help="the default level only, no playouts: print the budgets that meet "
                     "the time targets")
+    ap.add_argument("--no-peak", action="store_true", help="time the searches only, without "
+                    "running each again for its peak heap (half the time)")
     ap.add_argument("--timeout", type=float, default=1800, help="host seconds per boot")
     args = parse(ap, argv)
     firmware = bench_firmware(args, "pico bench")
@@ -254,7 +257,8 @@ def main(argv=None):
     started = time.time()
     levels = [search.DEFAULT] if args.tune else args.level or list(search.LEVELS)
     played = levels[0] if args.level else search.DEFAULT
-    config = dict(share_config(games, args.moves, played), levels=levels, check_level=played)
+    config = dict(share_config(games, args.moves, played), levels=levels, check_level=played,
+                  peaks=not args.no_peak)
     figures, other, emulated = run(firmware, "app(free)", config, args.timeout)
     rules = [], [], 0
     if args.playouts and not args.tune:

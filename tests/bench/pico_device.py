@@ -52,10 +52,11 @@ def first_frame():
     return app
 
 
-def game(app, game_id, actions, samples, levels, check_level):
+def game(app, game_id, actions, samples, levels, check_level, peaks=True):
     """Replay a recorded game on the app's Play screen; at each sampled ply draw a frame and
     time the device's search at each level, twice: once timed alone, once sampling the heap
-    in use between its steps (the same search: same position, same seed)."""
+    in use between its steps (the same search: same position, same seed; not with peaks
+    False)."""
     from app import play
     from app.heap import only
     from app.session import Session
@@ -91,6 +92,8 @@ def game(app, game_id, actions, samples, levels, check_level):
                 if level == check_level and ply < len(actions) and s.best == actions[ply]:
                     agree += 1
                 s = None
+                if not peaks:
+                    continue
                 gc.collect()
                 s = search.start(g, g.to_move, ai, level, ply)
                 peak = gc.mem_alloc()
@@ -137,7 +140,8 @@ def app(free_at_main):
         with open("bench.json") as f:
             config = json.load(f)
         for game_id, actions, samples in config["games"]:
-            game(board_app, game_id, actions, samples, config["levels"], config["check_level"])
+            game(board_app, game_id, actions, samples, config["levels"], config["check_level"],
+                 config.get("peaks", True))
     except Exception as e:  # noqa: BLE001 - MemoryError too: reported, then END
         figure("error", {"error": "%s: %s" % (type(e).__name__, e)})
         sys.print_exception(e)
