@@ -98,7 +98,7 @@ def ladder(game_id, n, opening, pool):
             below = "%.0f%% (W/D/L %d/%d/%d; goal about %.0f%%)" % (
                 100 * sum(got) / len(got), w, d, len(got) - w - d, 100 * GOAL)
         interval = "(the anchor)" if not i else "%5.0f ..%5.0f" % (lo, hi)
-        print("  %-9s %6.0f %15s   %s" % (lv, rating[lv], interval, below))
+        print(("  %-9s %6.0f %15s   %s" % (lv, rating[lv], interval, below)).rstrip())
     print("  every pair, the higher level's score: " + ", ".join(
         "%s-%s %.0f%%" % (low, high, 100 * sum(s) / len(s)) for (low, high), s in scores.items()),
         flush=True)
