@@ -150,22 +150,26 @@ def order(g, acts):
 def perfect(g):
     """The action of best play when every turn from g ends the game or reaches a solved
     endgame (shared_rules/morris_endgame.py): the quickest win, else a draw, else the
-    longest loss.  None elsewhere, or without a table solved under g's rules."""
+    longest loss.  None elsewhere, without a table solved under g's rules, or in a heap too
+    full for it (the search answers then, as it did before the table)."""
     if g.hand[0] or g.hand[1] or g.men[0] + g.men[1] > 8:
         return None
-    from shared_rules import morris_endgame  # in the heap from the endgame on only
+    try:
+        from shared_rules import morris_endgame  # in the heap from the endgame on only
 
-    table = morris_endgame.table()
-    if table is None or not table.fits(g.options):
-        return None
-    best = value = None
-    for a in g.legal():
-        v = _after(g, a, table)
-        if v is None:
+        table = morris_endgame.table()
+        if table is None or not table.fits(g.options):
             return None
-        if value is None or v > value:
-            best, value = a, v
-    return best
+        best = value = None
+        for a in g.legal():
+            v = _after(g, a, table)
+            if v is None:
+                return None
+            if value is None or v > value:
+                best, value = a, v
+        return best
+    except MemoryError:
+        return None
 
 
 def _after(g, a, table):
@@ -173,6 +177,13 @@ def _after(g, a, table):
     to a win, the plies to a loss less 1000, 0 for a draw); None if it leads out of it."""
     p = g.acting
     g.play_unchecked(a)
+    try:
+        return _value_after(g, p, table)
+    finally:  # a MemoryError on the way too leaves g as it was
+        g.undo()
+
+
+def _value_after(g, p, table):
     r = g.result()
     if r is not None:
         v = 0 if r[0] is None else 1000 if r[0] == p else -1000
@@ -195,5 +206,4 @@ def _after(g, a, table):
             plies = 99 if plies is None else plies  # a 3-4 win: the table keeps no plies
             v = 0 if state == table.DRAWN else (
                 plies - 1000 if state == table.WON else 1000 - plies)
-    g.undo()
     return v

@@ -216,5 +216,7 @@ def table():
                 break
             except (OSError, TableError):
                 pass
+            except MemoryError:  # a heap too full now: look again next time
+                return None
         _opened.append(found)
     return _opened[0]

@@ -230,3 +230,24 @@ def test_a_file_that_is_not_a_table_or_one_for_other_rules_is_told_apart():
     t = E.Table(io.BytesIO(head + bytes(8)))
     assert not t.fits(morris.Game().options)
     assert t.fits(morris.Game(double_mill_takes_two=False).options)
+
+
+def test_a_heap_too_full_for_the_table_leaves_the_search_to_answer():
+    class Full:
+        DRAWN, WON, LOST = E.DRAWN, E.WON, E.LOST
+
+        def fits(self, options):
+            return True
+
+        def value(self, mine, theirs):
+            raise MemoryError()
+
+    g = positions(1, 9, ((3, 3),))[0]
+    before = g.position(), g.plies()
+    saved = E.table
+    E.table = lambda: Full()
+    try:
+        assert morris_ai.perfect(g) is None
+    finally:
+        E.table = saved
+    assert (g.position(), g.plies()) == before  # every action tried was taken back
