@@ -302,6 +302,9 @@ DEFAULT_OUT = os.path.join(TREE, "shared_rules", E.NAME)  # where the build take
 def run(out, log=None):
     """Solve, write the table to `out`, print what it took."""
     say = log or (lambda s: print(s, file=sys.stderr))
+    folder = os.path.dirname(os.path.abspath(out))
+    if not os.path.isdir(folder):  # said before the minute of solving, not after
+        raise ValueError("%s: there is no folder %s to write the table in" % (out, folder))
     t0 = time.time()
     solver = Solver(log=say)
     solver.generate()
