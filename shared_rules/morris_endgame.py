@@ -32,6 +32,8 @@ _LOST_AT = 128  # a 3-3 byte from here on is a loss
 SYMMETRIES = tuple(bytes((2 - r if swap else r) * 8 + (e * k + 2 * j) % 8
                          for r in range(3) for k in range(8))
                    for swap in (0, 1) for e in (1, -1) for j in range(4))
+
+
 def choose(n, k):
     """C(n, k), the count of k-sets of n points."""
     r = 1

@@ -118,7 +118,11 @@ class Session:
             return None
         p = 1 - g.to_move
         who = level(self.players[p])
-        if who in (None, "beginner") or level(self.players[g.to_move]) is not None:
+        if who is None or level(self.players[g.to_move]) is not None:
+            return None
+        from shared_rules.search import BEGINNER  # loaded already, with the device
+
+        if who == BEGINNER:
             return None
         from shared_rules.ponder import Ponder  # not in the heap of other games
 

@@ -69,7 +69,9 @@ def analyse(header, g, advance=lambda n: None):
             seen.append((None, None, r, False))
             break
         p = h.to_move
-        matrix = not isinstance(search.start(h, p, ai, nodes=1, seed=ply), search.Search)
+        # a matrix game only where there are secrets (start() says; it costs a search's set-up)
+        matrix = h.SECRETS and not isinstance(search.start(h, p, ai, nodes=1, seed=ply),
+                                              search.Search)
         best, value = _search(h, p, ai, nodes, ply)
         seen.append((p, best, value, matrix))
         advance(1)

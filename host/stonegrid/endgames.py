@@ -44,9 +44,8 @@ def _np():
 
 
 class Numbering:
-    """The numbering of one table's positions: pivot sets of `pivot_size` stones (their
-    canonical sets `canon`, ascending), the other side's `other_size` stones ranked among the
-    points left."""
+    """The numbering of one table's positions: pivot sets (their canonical sets `canon`,
+    ascending), the other side's `other_size` stones ranked among the points left."""
 
     def __init__(self, np, canon, other_size):
         self.np = np
@@ -125,7 +124,7 @@ class Folder:
         return block * numbering.block + rank
 
 
-def _bits(np, mask, n):
+def _bits(mask, n):
     """The n set bits of each mask, lowest first, as n arrays of one-bit masks."""
     out = []
     for _ in range(n):
@@ -184,12 +183,12 @@ class Solver:
             ids = np.arange(len(pivot))
             empty = 0xFFFFFF & ~(mover | them)
             if table[0] == 3:  # flying
-                frms = _bits(np, mover, 3)
-                tos = _bits(np, empty, 24 - 3 - table[1])
+                frms = _bits(mover, 3)
+                tos = _bits(empty, 24 - 3 - table[1])
                 pairs = [(f, t) for f in frms for t in tos]
             else:
                 pairs = []
-                for f in _bits(np, mover, 4):
+                for f in _bits(mover, 4):
                     for shift, can in STEPS:
                         t = (f << shift) if shift > 0 else (f >> -shift)
                         ok = ((f & can) != 0) & ((t & empty) != 0)
@@ -215,7 +214,7 @@ class Solver:
                         b, a = them[takes], moved[takes]
                         free = b & ~_in_mills(np, b)
                         free = np.where(free != 0, free, b)
-                        for r in _bits(np, free, 4):
+                        for r in _bits(free, 4):
                             has = r != 0
                             self._child(table, (3, 3), takes[has], (b ^ r)[has], a[has])
             self.log("moves of the %d-%d table: %d positions, %.1f s"

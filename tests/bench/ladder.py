@@ -33,8 +33,8 @@ GOAL = 2.0 / 3  # how often a level should beat the one below
 
 
 def play_one(job):
-    """(game_id, low level, high level, k): game k of that pair; returns the high level's
-    score (1, 0.5 or 0)."""
+    """(game_id, low level, high level, k, opening actions): game k of that pair; returns the
+    high level's score (1, 0.5 or 0)."""
     game_id, low, high, k, opening = job
     rng = random.Random("%s %d" % (game_id, k // 2))  # an opening for each pair of games
     g, ai = load(game_id).Game(), search.load_ai(game_id)
