@@ -133,6 +133,11 @@ class Game:
                 self.undo()
             raise
 
+    def at_turn_start(self):
+        """True when the side to move begins a turn (not in the middle of one: a Morris
+        removal after a mill, a GIPF row to take)."""
+        return self._turn_start()
+
     def turns(self):
         """The game so far as a list of whole-turn notation strings.  Each action's text
         needs the position before it: the game is taken back to its start and played again

@@ -28,6 +28,7 @@ class Reader:
         self.header = None  # its "game" record
         self.ended = False
         self.line = 0
+        self.hints = []  # the plies played after a hint (record "hint")
 
     def feed(self, text):
         """Apply one line; returns the record (a dict), or None for a blank line."""
@@ -58,6 +59,8 @@ class Reader:
                 self._act(rec)
             elif kind == "undo":
                 self._undo(rec)
+            elif kind == "hint":
+                self._hint(rec)
             elif kind == "end":
                 self._end(rec)
             else:
@@ -81,7 +84,7 @@ class Reader:
         g = mod.Game(**options(rec.get("options") or {}))
         if rec.get("start") is not None:
             g.set_position(rec["start"])
-        self.game, self.header, self.ended = g, rec, False
+        self.game, self.header, self.ended, self.hints = g, rec, False, []
 
     def _act(self, rec):
         g = self.game
@@ -96,6 +99,16 @@ class Reader:
         if "a" in rec and rec["a"] != a:
             raise ValueError("action %r does not match its notation %r" % (rec["a"], rec["n"]))
         g.play_unchecked(a)  # parse() checked it is legal
+
+    def _hint(self, rec):
+        g = self.game
+        ply = g.plies() + 1
+        if self.ended or rec.get("ply") != ply or rec.get("p") != g.to_move:
+            raise ValueError("a hint for ply %s, player %s, where ply %d is due, player %r to "
+                             "move" % (clip(rec.get("ply")), clip(rec.get("p")), ply, g.to_move))
+        if self.header.get("hints") is False:
+            raise ValueError("a hint in a game that has none")
+        self.hints.append(ply)
 
     def _undo(self, rec):
         g = self.game

@@ -3,10 +3,13 @@ files `stonegrid logs` saves and the input of `stonegrid replay`.  MicroPython a
 
 Lines (every one carries its type "t" and the format version "v"):
   {"t": "game", "v": 1, "game": "morris", "options": {...}, "players": ["human", "device"],
-   "fw": "0.1.0"}                                   a new game; optional "start": a position
+   "fw": "0.1.0"}                                   a new game; optional "start": a position,
+                                                    "hints": false (none may be asked for)
   {"t": "act", "v": 1, "ply": 1, "p": 0, "a": 7, "n": "a4"}    one atomic action; between
                                                     linked boards also "d", the position's digest
   {"t": "undo", "v": 1, "ply": 1}                   the action of that ply taken back
+  {"t": "hint", "v": 1, "ply": 9, "p": 0}           the action of that ply was played after
+                                                    the device's hint (the act line follows)
   {"t": "end", "v": 1, "ply": 57, "winner": 0, "reason": "men"}   the game is over; reason
                                                     "abandoned" (winner null): left unfinished
 The notation "n" decides; "a" must agree with it.  Never compare lines as bytes: key order
@@ -69,11 +72,13 @@ def _continuations(b):
     raise ValueError("not UTF-8 text")
 
 
-def game_line(game_id, options, players, fw, start=None):
+def game_line(game_id, options, players, fw, start=None, hints=True):
     rec = {"t": "game", "v": VERSION, "game": game_id, "options": options,
            "players": list(players), "fw": fw}
     if start is not None:
         rec["start"] = start
+    if not hints:
+        rec["hints"] = False
     return json.dumps(rec)
 
 
@@ -84,6 +89,11 @@ def act_line(ply, p, a, text, digest=None):
     if digest is not None:
         rec["d"] = digest
     return json.dumps(rec)
+
+
+def hint_line(ply, p):
+    """Player `p` asked for a hint before the action of ply `ply` (1-based), which follows."""
+    return json.dumps({"t": "hint", "v": VERSION, "ply": ply, "p": p})
 
 
 def undo_line(ply):

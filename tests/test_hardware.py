@@ -285,13 +285,13 @@ def test_wiring_diagram_matches_the_diy_profiles():
 
 
 def test_buttons_press_long_press_and_clock_wrap(device, monkeypatch):
-    """hal.buttons: OK acts as it goes down (it has no long press), once whatever its
-    contacts bounce or however long it is held; BACK acts when let go, a long press or a
+    """hal.buttons: OK acts as it goes down, once whatever its contacts bounce, and held on
+    it also gives one long press (a hint) after LONG_MS; BACK acts when let go, a long press or a
     short one, and a 5 ms blip of it is a bounce; all across the wrap of the device's
     millisecond clock (ticks_ms counts modulo 2^30 on rp2)."""
     period = 1 << 30
     buttons_mod = importlib.import_module("hal.buttons")
-    assert buttons_mod.LONG == ("back",)
+    assert buttons_mod.LONG == ("back",) and buttons_mod.HOLD == ("ok",)
     monkeypatch.setattr(buttons_mod, "_ticks_diff",
                         lambda a, b: (a - b + period // 2) % period - period // 2)
     down = set()
@@ -314,7 +314,9 @@ def test_buttons_press_long_press_and_clock_wrap(device, monkeypatch):
         at(start + 100, release=["ok"])
         at(start + 110, "ok")  # a bounce of the release
         at(start + 120, release=["ok"])
-        at(start + 200, "ok")  # a second press, held long: one press
+        at(start + 200, "ok")  # a second press, held long: one press, then one long
+        at(start + 199 + buttons_mod.LONG_MS)  # not yet
+        at(start + 200 + buttons_mod.LONG_MS)
         at(start + 200 + 2 * buttons_mod.LONG_MS)
         at(start + 300 + 2 * buttons_mod.LONG_MS, release=["ok"])
         at(start + 2000, "back")
@@ -326,7 +328,7 @@ def test_buttons_press_long_press_and_clock_wrap(device, monkeypatch):
         at(start + 3000, "back")
         at(start + 3005, release=["back"])  # 5 ms: a bounce, not a press
         assert events == [(0, "ok", "press"), (200, "ok", "press"),
-                          (2050, "back", "press"),
+                          (200 + buttons_mod.LONG_MS, "ok", "long"), (2050, "back", "press"),
                           (2200 + buttons_mod.LONG_MS, "back", "long")], start
 
 

@@ -102,6 +102,23 @@ def test_logs_follow_names_the_sides_as_the_game_does(tmp_path):
     assert not [s for s in said if "player" in s]
 
 
+def test_logs_saves_the_hints_a_player_asked_for_and_replay_reads_them(tmp_path):
+    from shared_rules import record
+    from stonegrid import logs
+    said = []
+    cap = logs.Capture(str(tmp_path), follow=True, write=said.append)
+    g, lines = log_of("morris", 3)
+    lines.insert(1, record.hint_line(1, 0))
+    for line in lines:
+        cap.line(line.encode())
+    cap.close()
+    assert said[1] == "      Red asked for a hint" and said[2].startswith("   1. Red: ")
+    [saved] = tmp_path.glob("*-morris.jsonl")
+    assert saved.read_text().splitlines() == lines
+    [game] = records.read_log_file(str(saved))
+    assert game.game.actions() == g.actions()
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_logs_started_mid_turn_rebuilds_the_game_so_far_from_the_state(tmp_path, game_id):
     from stonegrid import logs

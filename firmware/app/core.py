@@ -271,6 +271,8 @@ class App:
             self.hal.show(self._shown)
 
     def press(self, button, kind, now):
+        if button == "ok" and kind == "long" and self.session() is None:
+            return  # a hold of OK asks for a hint in a game; elsewhere its press has acted
         screen = self.screen.handle(button, kind, now)
         if screen is not None:
             self.show(screen)

@@ -13,6 +13,8 @@ SHORT = {"human": "HUM", "device:beginner": "BEG", "device:easy": "EASY",
 PLAYER_HELP = {"P1": "P1 PLAYS FIRST: HUM A PERSON - BEG EASY NORM HARD THE DEVICE",
                "P2": "P2 PLAYS SECOND: HUM A PERSON - BEG EASY NORM HARD THE DEVICE"}
 LINKED_HELP = "WHO BEGINS: ME OR YOU AT THE OTHER BOARD"
+HINTS = "hints"  # the Setup item that lets a person ask for hints (not a rules option)
+HINT_HELP = "HNT ON: HOLD OK AND THE DEVICE SHOWS A GOOD MOVE"
 SCROLL_MS = 70  # a pixel of scrolled help: about 3.5 letters a second
 
 
@@ -79,7 +81,8 @@ class Setup(Screen):
 
     NAME = "setup"
 
-    def __init__(self, app, game_id, options=None, players=("human", "device:normal")):
+    def __init__(self, app, game_id, options=None, players=("human", "device:normal"),
+                 hints=True):
         self.app = app
         self.game_id = game_id
         players = ["device:normal" if who == "device" else who for who in players]
@@ -91,8 +94,10 @@ class Setup(Screen):
         else:
             self.boards = None
             self.values = {"P1": players[0], "P2": players[1]}
-            self.items = [("P1", "P1", PLAYERS), ("P2", "P2", PLAYERS)]
-        self.help = dict((key, LINKED_HELP if self.boards else PLAYER_HELP[key])
+            self.items = [("P1", "P1", PLAYERS), ("P2", "P2", PLAYERS),
+                          (HINTS, "HNT", (True, False))]  # hints at one board only
+            self.values[HINTS] = hints
+        self.help = dict((key, LINKED_HELP if self.boards else PLAYER_HELP.get(key, HINT_HELP))
                          for key, _, _ in self.items)
         self.options = options or {}  # the rules options asked for (load_options)
         self.loaded = False
@@ -137,10 +142,11 @@ class Setup(Screen):
         return None
 
     def start(self):
-        options = dict((k, v) for k, v in self.values.items() if k not in ("P1", "P2"))
+        options = dict((k, v) for k, v in self.values.items() if k not in ("P1", "P2", HINTS))
         p1 = self.values["P1"]
         p2 = self.values["P2"] if self.boards is None else self.boards[p1 == self.boards[0]]
-        self.app.start(Session(self.game_id, options, (p1, p2)))
+        self.app.start(Session(self.game_id, options, (p1, p2),
+                               hints=self.values.get(HINTS, False)))
 
     def render(self, c, now):
         c.clear()

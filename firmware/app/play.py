@@ -30,6 +30,7 @@ class Play(Screen):
         self.pondered = None  # the ply at which the last ponder began (one a turn)
         self.thinker = None  # the device's search for the action it is about to play
         self.choice = None  # the action it found, played once DEVICE_DELAY_MS have passed
+        self.hinting = None  # the search for a hint the person asked for (a hold of OK)
         self.work = 0  # the work units of the device's last search (benchmarks)
 
     def handle(self, button, kind, now):
@@ -41,25 +42,61 @@ class Play(Screen):
             if button == "ok":
                 from app.menu import Setup
 
-                return Setup(self.app, s.game_id, s.options, s.players)
+                return Setup(self.app, s.game_id, s.options, s.players, s.hints)
             return None
         if not s.human_to_move():
             return None
         self.ui.touch(now)
+        if button == "ok" and kind == "long":  # a hold of OK: the device's suggestion
+            self._ask_hint(now)
+            return None
         a = self.view.handle(g, self.ui, button, kind, now)
         if a == BACK:
-            if not s.has_device() and s.seat is None and g.plies():  # take back, one board
-                s.undo()
-                while g.hidden() and g.plies():  # a secret made visible by the undo
-                    s.undo()
-                self.view.sync(g, self.ui)
+            self._take_back(now)
         elif a is not None:
             self.app.play(a)
         return None
 
+    def _take_back(self, now):
+        """BACK at one board: the last ply taken back between two people; against the
+        device, the person's last turn and the device's reply (Session.take_back)."""
+        s, g = self.session, self.session.game
+        if s.seat is not None or not g.plies():
+            return
+        if s.has_device():
+            try:
+                s.take_back()
+            except ValueError:  # the device has made the only turn so far
+                self.ui.refuse(now)
+                return
+        else:
+            s.undo()
+            while g.hidden() and g.plies():  # a secret made visible by the undo
+                s.undo()
+        self.changed()
+
+    def _ask_hint(self, now):
+        """Start the search for a hint, unless the game has them turned off (Setup) or one
+        is under way; the device's pondering gives way to it."""
+        if not self.session.hints:
+            self.ui.refuse(now)
+        elif self.hinting is None:
+            self.pondering = None
+            self.hinting = self.session.hint(random.getrandbits(30))
+
+    def _show_hint(self, a, now):
+        """The view is brought to the hinted action, one press short of playing it (the
+        presses keys_for gives, but the last): OK then plays it, anything else goes on."""
+        keys = self.view.keys_for(self.session.game, self.ui, a)
+        for button, kind in keys[:-1]:
+            self.view.handle(self.session.game, self.ui, button, kind, now)
+        self.ui.touch(now)  # the cursor lit where it went
+        self.session.got_hint()
+        self.app.redraw()
+
     def changed(self):
         """The game changed (an action here or from elsewhere, an undo, a hold)."""
-        self.thinker = self.choice = self.device_at = None
+        self.thinker = self.choice = self.device_at = self.hinting = None
         s = self.session
         if self.pondering is not None and (s.game.plies() < self.pondering.first
                                            or s.game.result() is not None):
@@ -74,8 +111,8 @@ class Play(Screen):
         self.thinker = None
 
     def busy(self):
-        return self.thinker is not None or self.pondering is not None and \
-            self.pondering.search is not None
+        return self.thinker is not None or self.hinting is not None or \
+            self.pondering is not None and self.pondering.search is not None
 
     def tick(self, now):
         """The device's turn: search in slices of about THINK_MS (the main loop serves the
@@ -86,7 +123,10 @@ class Play(Screen):
             self.pondering = None  # (the person's last action ended the game)
             return  # no device plays in a linked game: the other board's side comes from it
         if s.human_to_move():
-            self._ponder(now)
+            if self.hinting is not None:
+                self._hint(now)
+            else:
+                self._ponder(now)
             return
         if self.choice is None:
             t = self.thinker
@@ -108,6 +148,15 @@ class Play(Screen):
         elif time.ticks_diff(now, self.device_at) >= 0 and not self.holds(now):
             a, self.choice = self.choice, None
             self.app.play(a)
+
+    def _hint(self, now):
+        """The hint's search in slices, as the device's own (tick); shown once done."""
+        t = self.hinting
+        while not t.step(THINK_STEP) and time.ticks_diff(time.ticks_ms(), now) < THINK_MS:
+            pass
+        if t.done:
+            self.hinting = None
+            self._show_hint(t.best, now)
 
     def _ponder(self, now):
         """A unit of work at a time, for about THINK_MS, and not one more once a button has

@@ -108,7 +108,8 @@ def _resume():
     h = reader.header
     try:
         return Session(h["game"], players=h.get("players", ("human", "human")),
-                       game=reader.game, lost=bool(problem)), bool(problem)
+                       game=reader.game, lost=bool(problem),
+                       hints=h.get("hints") is not False), bool(problem)
     except (ValueError, TypeError) as e:  # players the rules do not check
         from app import journal_read
 

@@ -9,6 +9,9 @@ from app import VERSION, journal, wire
 PLAYERS = ("human", "device:beginner", "device:easy", "device:normal", "device:hard")
 
 
+HINT_LEVEL = "normal"  # the device's suggestion for a person (a hold of OK) is this level's
+
+
 # A person at one of two linked boards (app.peer): "human@" and that board's id, 6 hex digits.
 AT = "human@"
 
@@ -45,7 +48,7 @@ def check_players(players):
 
 class Session:
     def __init__(self, game_id, options=None, players=("human", "human"), game=None,
-                 lost=False):
+                 lost=False, hints=True):
         check_players(players)
         # the journal this game was resumed from lost its end (a cut): a linked board may
         # then take this side's lost actions from the other board's catch-up (app.peer)
@@ -64,6 +67,9 @@ class Session:
             self.seat = players.index(me) if me in players else None
             if self.seat is None:
                 raise ValueError("a linked game of two other boards (%s)" % ", ".join(players))
+        # hints may be asked for (the Setup screen, the game record): never between boards
+        self.hints = hints and self.seat is None
+        self.hinted = None  # the ply for which the player was given a hint, until played
         self.lines = []  # record lines kept back from the serial wire while secret
         if game is not None and game.hidden():  # journalled secret actions, not sent yet
             from app.heap import forget
@@ -78,7 +84,8 @@ class Session:
             self.ai = search.load_ai(game_id)
 
     def begin(self):
-        line = record.game_line(self.game_id, self.options, self.players, VERSION)
+        line = record.game_line(self.game_id, self.options, self.players, VERSION,
+                                hints=self.hints)
         journal.begin(line)
         wire.send(line)
 
@@ -108,6 +115,20 @@ class Session:
 
         p = self.game.to_move
         return search.start(self.game, p, self.ai, level(self.players[p]), seed)
+
+    def hint(self, seed):
+        """Start the device's suggestion for the person to move, at HINT_LEVEL, as think()
+        does; the game's companion is loaded for it in a game of two people."""
+        from shared_rules import search
+
+        if self.ai is None:
+            self.ai = search.load_ai(self.game_id)
+        g = self.game
+        return search.start(g, g.to_move, self.ai, HINT_LEVEL, seed)
+
+    def got_hint(self):
+        """The hint is shown: the record says so with the action that follows it."""
+        self.hinted = self.game.plies() + 1
 
     def ponder(self, seed):
         """While a person is to act against the device: the device's thinking on their time
@@ -141,6 +162,9 @@ class Session:
 
             digest = boards.digest(g)
         lines = [record.act_line(g.plies(), p, a, g.text(a), digest)]
+        if self.hinted == g.plies():  # with the act line it goes with, kept back with it
+            lines[0] = record.hint_line(g.plies(), p) + "\n" + lines[0]  # while secret
+        self.hinted = None
         if g.result() is not None:
             lines.append(record.end_line(g))
         try:
@@ -171,12 +195,31 @@ class Session:
         while len(self.lines) > keep:
             wire.send(self.lines.pop(0))
 
+    def take_back(self):
+        """Undo the person's last turn and the device's reply to it, as one take-back: the
+        plies back to the start of the last turn a person made here, and the device's secret
+        that the person has seen since (a Rhombus bid: the device bids again); an undo line
+        for each.  ValueError, changing
+        nothing, when no person has made a turn yet."""
+        g = self.game
+        back = g.copy()
+        n, theirs = 0, False
+        while back.plies() and not (theirs and back.at_turn_start() and not back.hidden()):
+            back.undo()
+            n += 1
+            theirs = theirs or self.players[back.to_move] == "human"
+        if not theirs:
+            raise ValueError("nothing to take back")
+        for _ in range(n):
+            self.undo()
+
     def undo(self):
         g = self.game
         ply = g.plies()
         if not ply:
             raise ValueError("nothing to take back")
         g.undo()
+        self.hinted = None  # a hint is for the position it was given in
         line = record.undo_line(ply)
         journal.append(line)
         if self.lines:  # never sent: nothing to take back on the wire

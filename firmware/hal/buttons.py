@@ -12,6 +12,9 @@ DEBOUNCE_MS = 30
 # only then is it known which press it was.  Every other button acts the moment it goes
 # down, which is when a player feels the press.
 LONG = ("back",)
+# The buttons that act at once and, held on for LONG_MS, also give a long press (a hold of OK
+# asks for a hint): the press is felt at once, the hold is an extra.
+HOLD = ("ok",)
 
 
 class Buttons:
@@ -52,7 +55,12 @@ class Buttons:
             up = None
         if pressed and since is None and up is None:
             self._down[name] = now
+            self._long_sent[name] = False
             self._events.append((name, "press"))
+        elif pressed and since is not None and name in HOLD and not self._long_sent[name] \
+                and _ticks_diff(now, since) >= LONG_MS:
+            self._long_sent[name] = True
+            self._events.append((name, "long"))
         elif not pressed and since is not None and _ticks_diff(now, since) >= DEBOUNCE_MS:
             del self._down[name]
             self._up[name] = now

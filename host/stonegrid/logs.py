@@ -17,7 +17,7 @@ from shared_rules.reader import Reader, RecordError
 
 from stonegrid import records
 
-RECORDS = ("game", "act", "undo", "end")
+RECORDS = ("game", "act", "undo", "hint", "end")
 ANSWER_S = 10  # a "state" asked for and not answered by then will not be: go on without it
 
 
@@ -248,6 +248,8 @@ def describe(rec, names=None):
         return "%4s. %s: %s" % (rec.get("ply"), who(rec.get("p")), rec.get("n"))
     if kind == "undo":
         return "      ply %s taken back" % rec.get("ply")
+    if kind == "hint":
+        return "      %s asked for a hint" % who(rec.get("p"))
     winner = rec.get("winner")
     return "game over: %s (%s)" % ("draw" if winner is None else "%s wins" % who(winner),
                                    rec.get("reason"))

@@ -392,3 +392,94 @@ def test_the_device_opponent_leaves_the_heap_when_its_game_is_over():
             assert "shared_rules.search" not in sys.modules
             assert "shared_rules.morris_ai" not in sys.modules
     run_app(go)
+
+
+def hint_shown(app):
+    """Hold OK on the Play screen and tick until the hint is shown: the action hinted."""
+    play = app.screen
+    app.press("ok", "long", core.time.ticks_ms())
+    t = play.hinting
+    assert t is not None
+    while play.hinting is not None:
+        play.tick(core.time.ticks_ms())
+    return t.best
+
+
+def test_a_hold_of_ok_brings_the_view_one_ok_short_of_the_devices_suggestion():
+    """In every game, against the device and between two people: the hint is the normal
+    level's action, the view is left where OK plays it, and the record says a hint was used
+    with the action it was for (a Rhombus bid's too, revealed with it)."""
+    from shared_rules import GAMES
+
+    def go(app, sent):
+        for game_id in GAMES:
+            for players in (("human", "device:easy"), ("human", "human")):
+                del sent[:]
+                app.start(Session(game_id, {}, players))
+                play, g = app.screen, app.screen.session.game
+                a = hint_shown(app)
+                assert a in g.legal(), game_id
+                app.press("ok", "press", core.time.ticks_ms())  # OK alone plays it
+                assert g.plies() == 1 and g.last() == a, game_id
+                while g.hidden():  # Rhombus: the other bid reveals both
+                    if players[1] == "human":
+                        app.play(g.legal()[0])
+                    else:
+                        play.tick(core.time.ticks_ms())
+                lines = [json.loads(x) for text in sent if type(text) is str
+                         for x in text.split("\n")]
+                kinds = [(r["t"], r.get("ply")) for r in lines]
+                assert kinds[1:3] == [("hint", 1), ("act", 1)], (game_id, kinds)
+                assert kinds.count(("hint", 1)) == 1 and ("hint", 2) not in kinds
+    run_app(go)
+
+
+def test_hints_turned_off_on_the_setup_screen_stay_off_after_a_restart():
+    def go(app, sent):
+        s = menu.Setup(app, "mixtour")
+        s.handle("down", "press", 0)
+        s.handle("down", "press", 0)
+        assert s.items[s.i][0] == menu.HINTS and s.values[menu.HINTS] is True
+        s.handle("right", "press", 0)
+        s.handle("ok", "press", 0)
+        play = app.screen
+        assert play.session.hints is False and '"hints": false' in sent[0]
+        assert "hints" not in play.session.options  # not a rules option
+        app.press("ok", "long", 0)
+        assert play.hinting is None and play.ui.refused > 0  # refused, and seen so
+        assert app.resume() and app.screen.session.hints is False  # from the journal
+    run_app(go)
+
+
+def test_back_against_the_device_takes_back_the_persons_turn_and_the_reply():
+    """In every game: two plies (more where a turn has several, or a secret bid is made
+    visible); refused while the device has made the only turn."""
+    from shared_rules import GAMES
+
+    def go(app, sent):
+        for game_id in GAMES:
+            app.start(Session(game_id, {}, ("device:easy", "human")))
+            play, g = app.screen, app.screen.session.game
+            while not play.session.human_to_move():
+                play.tick(core.time.ticks_ms())
+            first = g.plies()
+            app.press("back", "press", 0)
+            assert g.plies() == first and play.ui.refused > 0, game_id  # only the device's
+            start = g.position()
+            while g.plies() == first or g.hidden() or not play.session.human_to_move():
+                if play.session.human_to_move():
+                    app.play(g.legal()[-1])
+                else:
+                    play.tick(core.time.ticks_ms())
+                    app.draw(core.time.ticks_ms())  # a card the device waits on is shown
+            later = g.plies()
+            del sent[:]
+            app.press("back", "press", 0)
+            back = g.plies()  # a bid the person saw is taken back too: the device bids again
+            assert back == first or g.SECRETS and back == first - 1, (game_id, back)
+            undone = [json.loads(text)["ply"] for text in sent if '"undo"' in text]
+            assert undone == list(range(later, back, -1)), (game_id, undone)
+            while not play.session.human_to_move():
+                play.tick(core.time.ticks_ms())
+            assert g.plies() == first and (g.SECRETS or g.position() == start), game_id
+    run_app(go)

@@ -53,6 +53,9 @@ def test_bad_lines_name_the_line_and_change_nothing():
         (json.dumps({"t": "act", "v": 1, "ply": 2, "a": 3, "n": "a1"}), "does not match"),
         (json.dumps({"t": "end", "v": 1, "ply": 1, "winner": 0, "reason": "men"}), "not over"),
         (json.dumps({"t": "undo", "v": 1, "ply": 7}), "undo of ply 7"),
+        (record.hint_line(3, 1), "a hint for ply 3"),
+        (record.hint_line(2, 0), "player 1 to move"),
+        (json.dumps({"t": "hint", "v": 1, "ply": 2}), "player None"),
         (json.dumps({"t": "nope", "v": 1}), "unknown record type"),
         (json.dumps({"t": "game", "v": 1, "game": "chess"}), "unknown game"),
         (json.dumps({"t": "game", "v": 1, "game": "morris", "options": {"x": 1}}), "option"),
@@ -67,6 +70,21 @@ def test_bad_lines_name_the_line_and_change_nothing():
         assert r.game.actions() == [5], text
     e = raises(RecordError, Reader().feed, record.act_line(1, 0, 5, "d7"))
     assert "before any game" in str(e)
+
+
+def test_hints_are_read_where_the_player_to_move_asked_and_the_game_has_them():
+    r = Reader()
+    r.feed(record.game_line("morris", {}, ("human", "device:easy"), "t"))
+    r.feed(record.hint_line(1, 0))
+    r.feed(record.act_line(1, 0, 5, "d7"))
+    r.feed(record.act_line(2, 1, 0, "a1"))
+    r.feed(record.hint_line(3, 0))
+    assert r.hints == [1, 3] and r.game.plies() == 2  # a hint plays nothing
+    r.feed(record.game_line("morris", {}, ("human", "device:easy"), "t", hints=False))
+    assert r.hints == [] and r.header["hints"] is False
+    e = raises(RecordError, r.feed, record.hint_line(1, 0))
+    assert "a hint in a game that has none" in str(e) and r.hints == []
+    assert "hints" not in json.loads(record.game_line("morris", {}, ("human", "human"), "t"))
 
 
 def test_options_as_json_lists_become_tuples():
