@@ -20,6 +20,15 @@ A view module for game G (views/G.py) offers:
   SHOWS_RESULT (optional)        True if render draws the game-over screen itself
   holds(game, ui, now) (optional) True while the view shows what the player must see before
                                  the device acts (Rhombus's reveal of both bids): it waits
+  arrow(game, action) (optional) the pixels (x, y) of the board that `action` goes through
+                                 in `game` (the position before it), in order: (from, to)
+                                 for a move or a push, one for a placement or a removal,
+                                 () for one off the board (a bid, a pass); a coordinate
+                                 x.5 is the middle of a block of two pixels (Mixtour's
+                                 2x2 squares).  A replay's GIF (`stonegrid replay --analyse
+                                 --gif`) draws the better move through them, an arrow or a
+                                 ring round one, on what render() draws with ui.board_only
+                                 set: the board, not a card that stands for it at times
 """
 
 from views import palette
@@ -42,6 +51,7 @@ class UI:
     colours = palette.SAFE
     refused = 0  # ms
     cursor_hidden = False
+    board_only = False  # a replay draws on the board: render() shows no card instead
     pressed = 0  # ms of the last press: the blinking starts over, lit, from there
 
     def paint(self, colours, cursor_hidden=False):

@@ -169,6 +169,16 @@ def keys_for(game, ui, action):
     return keys
 
 
+def arrow(game, action):
+    """The pixels of an action: a push's dot and the first spot of its ray; a row taken,
+    its two end spots (as its notation names them, xb2-b5)."""
+    if action < NRAYS:
+        s = ray_spots(action)[0]
+        return (X[RAY_DOT[action]], Y[RAY_DOT[action]]), (X[s], Y[s])
+    seg = game.segment(action)
+    return (X[seg[0]], Y[seg[0]]), (X[seg[-1]], Y[seg[-1]])
+
+
 def handle(game, ui, button, kind, now=0):
     if button == "back":
         return ui.back()

@@ -176,6 +176,15 @@ def keys_for(game, ui, action):
     return keys
 
 
+def arrow(game, action):
+    """The pixels of an action: the middles of its squares' 2x2 blocks, (from, to) for a
+    move, one for an entry, none for a pass."""
+    if action == PASS:
+        return ()
+    f, _, t = _parse(game.text(action))
+    return tuple((CX[i] + 0.5, CY[i] + 0.5) for i in ((t,) if f is None else (f, t)))
+
+
 def handle(game, ui, button, kind, now=0):
     if game.to_move is None:
         return None
@@ -249,7 +258,8 @@ def render(game, ui, canvas, now):
     if ui.shown is None or now < ui.shown:
         ui.shown = now
     since = now - ui.shown
-    if not over and _announced(ui, canvas, now, since, blink, game.to_move):
+    if not over and not ui.board_only and _announced(ui, canvas, now, since, blink,
+                                                      game.to_move):
         return
     sel = None if over else ui.sel
     _stacks(game, ui, canvas, sel, blink, since)

@@ -81,6 +81,11 @@ def _points(a):
     return [a]
 
 
+def arrow(game, action):
+    """The pixels of an action: (from, to) for a move, the point of a placement or removal."""
+    return tuple(XY[p] for p in _points(action))
+
+
 def _targets(game):
     """What OK may act on now: {point: action} for placements, removals and stones to move,
     and {(from, to): action} for moves."""

@@ -8,7 +8,8 @@ right (x 13..15): a blinking '?' while that side is to bid, a solid block once a
 beside the corner (x 4..5 or 10..11, y 14..15) marks the side to act.  After the second bid a
 card shows both bids, the first placer's underlined: it stays until the player presses a
 button, and the device, when it places first, waits REVEAL_MS with the card up (holds()), so
-that its bid is seen before its stones (the record and a replay show the card at that ply).  At the end each side's towers light up
+that its bid is seen before its stones (the record and a replay show the card at that ply;
+ui.board_only shows the board instead).  At the end each side's towers light up
 height by height with the running score (SHOWS_RESULT), then the winner.
 Controls: bidding - an arrow enters the bid as on a compass card (up 1, right 2, down 3,
 left 4; every arrow looks the same on the screen), OK confirms, BACK clears it to enter again.
@@ -176,6 +177,11 @@ def keys_for(game, ui, action):
     return keys
 
 
+def arrow(game, action):
+    """The pixel of a placement; a bid has none."""
+    return () if action >= BID else ((X[action], Y[action]),)
+
+
 def holds(game, ui, now):
     """True while the reveal card has been up for less than REVEAL_MS: the app's device waits
     before it places, so that a person reads both bids first."""
@@ -237,7 +243,7 @@ def render(game, ui, canvas, now):
     if game.result() is not None:
         _end(game, ui, canvas, now)
         return
-    if ui.card:
+    if ui.card and not ui.board_only:
         if ui.card_at is None:
             ui.card_at = now
         _card(game, ui, canvas, now)

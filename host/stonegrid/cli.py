@@ -294,7 +294,9 @@ def parser():
                     "exit")
     rp.add_argument("--export", metavar="FILE", help="write the game as tag pairs and "
                     "numbered turns (readable back by replay)")
-    rp.add_argument("--gif", metavar="FILE", help="write the game as an animated GIF")
+    rp.add_argument("--gif", metavar="FILE", help="write the game as an animated GIF; with "
+                    "--analyse, the better move is drawn on the position before each "
+                    "inaccuracy or blunder, as an arrow (a ring round a placement)")
     rp.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                     help="the board in colour (the LEDs, ANSI) or as plain text; auto: colour "
                     "on a terminal, plain text into a pipe or a file (default)")

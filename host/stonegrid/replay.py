@@ -51,6 +51,19 @@ class Frames:
         self.view.render(g, self.ui, self.canvas, 0)
         return bytes(self.canvas.buf)
 
+    def better(self, ply, action):
+        """The board after `ply` plies (never a card instead: views.UI.board_only) and the
+        pixels `action` goes through there (the view's arrow(); () if it has none)."""
+        arrow = getattr(self.view, "arrow", None)
+        if arrow is None:
+            return self.at(ply), ()
+        self.ui.board_only = True
+        try:
+            picture = self.at(ply)
+        finally:
+            self.ui.board_only = False
+        return picture, tuple(arrow(self.game, action))
+
     def result_card(self):
         """The board's game-over card for the whole game, or None (not over, or the view
         draws the result on the board itself)."""
@@ -127,24 +140,52 @@ def step(frames, start):
 
 
 HOLD_CS = 300  # the last position, and the result after it, stay 3 s before the GIF loops
+SCALE = 8  # picture pixels per LED in a GIF
 
 
-def gif(frames, path):
-    """The game as an animated GIF: a frame a ply, the last held, then the result card (as
-    the board shows it) when the game is over and the view does not draw it itself; the
-    number of frames."""
-    from stonegrid import gif as gifwriter
+def better_moves(marks):
+    """{ply: the better action} where the analysis' marks (stonegrid.analyse) say an
+    inaccuracy or a blunder was played."""
+    if not marks:
+        return {}
+    from stonegrid import analyse
+    return dict((m.ply, m.best) for m in marks if m and m.mark in analyse.MARKS[2:])
+
+
+def pictures(frames, marks=None):
+    """The GIF's pictures, (width, height, RGB bytes) each: a frame a ply, then the result
+    card (as the board shows it) when the game is over and the view does not draw it itself.
+    With the analysis' marks, the position before each inaccuracy or blunder has the better
+    action drawn on the board (stonegrid.arrows, through the pixels of the view's arrow())."""
+    from stonegrid import arrows
     from stonegrid.sim.png import matrix_pixels
-    buffers = [frames.at(ply) for ply in range(len(frames.actions) + 1)]
+    better = better_moves(marks)
+    out = []
+    for ply in range(len(frames.actions) + 1):
+        if ply not in better:
+            out.append(matrix_pixels(16, 16, frames.at(ply), scale=SCALE))
+            continue
+        buf, points = frames.better(ply, better[ply])
+        width, height, rgb = matrix_pixels(16, 16, buf, scale=SCALE)
+        gap = width - 16 * SCALE  # the picture's dark edge: as wide as the gaps
+        out.append((width, height, arrows.draw(width, height, rgb, points, SCALE, gap)))
     card = frames.result_card()
     if card is not None:
-        buffers.append(card)
-    pictures = [matrix_pixels(16, 16, buf, scale=8) for buf in buffers]
-    width, height = pictures[0][:2]
+        out.append(matrix_pixels(16, 16, card, scale=SCALE))
+    return out
+
+
+def gif(frames, path, marks=None):
+    """The game as an animated GIF of its pictures() (the better actions drawn where the
+    analysis' marks, if given, say an inaccuracy or a blunder was played), the last position
+    and the result held; the number of frames."""
+    from stonegrid import gif as gifwriter
+    shown = pictures(frames, marks)
+    width, height = shown[0][:2]
     last = len(frames.actions)
-    gifwriter.write(path, width, height, [rgb for _, _, rgb in pictures],
+    gifwriter.write(path, width, height, [rgb for _, _, rgb in shown],
                     hold={last: HOLD_CS, last + 1: HOLD_CS})
-    return len(pictures)
+    return len(shown)
 
 
 def to_device(header, g, port, timeout=10.0):
@@ -186,6 +227,7 @@ def run(args):
     if args.to is not None and not 0 <= args.to <= n:
         raise records.LogError("--to %d: the game has %d plies (0..%d)" % (args.to, n, n))
     did = False
+    marks = None
     if args.export:
         text = records.export(g, header)  # all of it first: a failure leaves OUT as it was
         try:
@@ -196,20 +238,23 @@ def run(args):
             raise records.file_error(args.export, e)
         print("replay: wrote %s (%d turns)" % (args.export, len(g.turns())))
         did = True
-    if args.gif:
-        try:
-            count = gif(frames, args.gif)
-        except OSError as e:
-            raise records.file_error(args.gif, e)
-        print("replay: wrote %s (%d frames, %d bytes)" % (args.gif, count,
-                                                          os.path.getsize(args.gif)))
-        did = True
-    if args.analyse:
+    if args.analyse:  # once, for the report and the GIF's better moves
         from stonegrid import analyse
         from stonegrid.progress import progress
         advance, finish = progress(n)
         marks = analyse.analyse(header, g, advance)
         finish()
+    if args.gif:
+        try:
+            count = gif(frames, args.gif, marks)
+        except OSError as e:
+            raise records.file_error(args.gif, e)
+        k = len(better_moves(marks))
+        drawn = "" if marks is None else ", %d better move%s drawn" % (k, "" if k == 1 else "s")
+        print("replay: wrote %s (%d frames, %d bytes%s)" % (
+            args.gif, count, os.path.getsize(args.gif), drawn))
+        did = True
+    if args.analyse:
         sys.stdout.write(analyse.report(header, g, marks))
         did = True
     if args.device:
