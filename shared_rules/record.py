@@ -4,7 +4,8 @@ files `stonegrid logs` saves and the input of `stonegrid replay`.  MicroPython a
 Lines (every one carries its type "t" and the format version "v"):
   {"t": "game", "v": 1, "game": "morris", "options": {...}, "players": ["human", "device"],
    "fw": "0.1.0"}                                   a new game; optional "start": a position,
-                                                    "hints": false (none may be asked for)
+                                                    "hints": false (none may be asked for),
+                                                    "warn": true (before a losing move)
   {"t": "act", "v": 1, "ply": 1, "p": 0, "a": 7, "n": "a4"}    one atomic action; between
                                                     linked boards also "d", the position's digest
   {"t": "undo", "v": 1, "ply": 1}                   the action of that ply taken back
@@ -72,13 +73,15 @@ def _continuations(b):
     raise ValueError("not UTF-8 text")
 
 
-def game_line(game_id, options, players, fw, start=None, hints=True):
+def game_line(game_id, options, players, fw, start=None, hints=True, warn=False):
     rec = {"t": "game", "v": VERSION, "game": game_id, "options": options,
            "players": list(players), "fw": fw}
     if start is not None:
         rec["start"] = start
     if not hints:
         rec["hints"] = False
+    if warn:
+        rec["warn"] = True
     return json.dumps(rec)
 
 

@@ -26,6 +26,7 @@ os.environ["XDG_CACHE_HOME"] = os.path.join(_HOME, "cache")  # the boot ROM's co
 FAST = ()
 TIERS = {
     "test_analyse.py": FAST,
+    "test_guideshots.py": FAST,
     "test_bad_files.py": FAST,
     "test_checklist.py": FAST,
     "test_cli_options.py": FAST,

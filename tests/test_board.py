@@ -128,6 +128,59 @@ def play_out(b, header, rng, check_frames=True, max_plies=3000, scale=SCALE, ope
     return m, checked
 
 
+def shows_screen(board, name, timeout=10):
+    """True once the board's `state` names screen `name` (presses are taken before they are
+    acted on: the serial wire may answer first)."""
+    import time
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if board.serial.ask({"cmd": "state"})["screen"] == name:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_a_newcomer_follows_the_mixtour_guide_by_buttons_then_plays_a_legal_game(board):
+    """From the menu's LRN, every step of Mixtour's guide (a wrong move first at each, which
+    the board refuses), then OK: a game against the device, played out by buttons; all in
+    the small heap, in one boot."""
+    import importlib
+    guide = importlib.import_module("guides.mixtour")
+    board.serial.send({"cmd": "menu"})
+    games = board.serial.ask({"cmd": "hello"})["games"]
+    for _ in range(len(games)):  # past the games: LRN
+        board.client.press("right")
+    board.client.press("ok")
+    for _ in range(games.index("mixtour")):
+        board.client.press("right")
+    board.client.press("ok")
+    assert shows_screen(board, "learn")
+    view, rules, g, ui = load_view("mixtour"), load("mixtour"), None, None
+    for words, start, want, why, then in guide.STEPS:
+        if start is not None:
+            g = rules.Game()
+            if start:
+                g.set_position(start)
+            ui = view.new_ui(g)
+        view.sync(g, ui)
+        a = g.parse(want)
+        for action in ([b for b in g.legal() if b != a][0], a):  # a wrong move, then the step's
+            board.client.press("up")  # the words skipped: the board
+            for button, kind in view.keys_for(g, ui, action):
+                board.client.press(button, long=kind == "long")
+                view.handle(g, ui, button, kind, 0)
+            view.sync(g, ui)  # refused: what was lifted is put down
+        g.play(a)
+        for reply in then.split():
+            g.play(g.parse(reply))
+    board.client.press("ok")  # the end: OK sets up a game of it
+    assert shows_screen(board, "setup"), [x for x in board.serial.seen if x.get("t") == "hello"]
+    board.client.press("ok")
+    header = board.serial.wait(lambda o: o.get("t") == "game")
+    m, _ = play_out(board, header, random.Random(5), check_frames=False)
+    assert m.game.result() is not None
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_full_game_of_each_from_buttons_against_the_device(board, game_id):
     header = start_from_menu(board, game_id)

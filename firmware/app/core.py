@@ -107,6 +107,8 @@ class App:
         forget("app", "replay")
         forget("app", "confirm")
         forget("app", "selftest")
+        forget("app", "learn")
+        forget("guides", session.game_id)  # a guide just followed (the others: heap.only)
         self.screen = None  # what the last screen held goes before the game's view loads
         gc.collect()
         from app.play import Play  # loaded with the first game: not in a boot's heap
@@ -144,6 +146,19 @@ class App:
         # another, and RES (resume it) is the first item, before the games
         self.show(Menu(self, None if top else game_id))
         only(keep)
+
+    def menu(self, at=None):
+        """The menu screen, at the item `at` (a game's id, or a screen's NAME), for screens
+        that app.menu itself shows (no two modules import each other)."""
+        from app.menu import Menu
+
+        return Menu(self, at)
+
+    def setup(self, game_id):
+        """The Setup screen of a new game of `game_id`, as menu() (the guides end there)."""
+        from app.menu import Setup
+
+        return Setup(self, game_id)
 
     def linked(self):
         """The other board's link (app.peer), made when first needed."""

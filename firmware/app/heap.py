@@ -10,17 +10,20 @@ from shared_rules import GAMES
 def playable():
     """The games that have a view on this device (wherever the views package was found)."""
     import views
-    folder = views.__path__ if isinstance(views.__path__, str) else views.__path__[0]
-    out = []
-    for g in GAMES:
-        for ext in (".py", ".mpy"):
-            try:
-                os.stat(folder + "/" + g + ext)
-                out.append(g)
-                break
-            except OSError:
-                pass
-    return out
+    return [g for g in GAMES if on_flash(views, g)]
+
+
+def on_flash(package, name):
+    """True when the (imported) package has the module `name`, which is not loaded to find
+    out: as source or compiled."""
+    folder = package.__path__ if isinstance(package.__path__, str) else package.__path__[0]
+    for ext in (".py", ".mpy"):
+        try:
+            os.stat(folder + "/" + name + ext)
+            return True
+        except OSError:
+            pass
+    return False
 
 
 def only(game_id):
@@ -31,6 +34,7 @@ def only(game_id):
             forget("shared_rules", other)
             forget("shared_rules", other + "_ai")
             forget("views", other)
+            forget("guides", other)
     forget("shared_rules", "simultaneous")  # the secret-bid solver: its game loads it again
     gc.collect()
 

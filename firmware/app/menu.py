@@ -13,12 +13,15 @@ SHORT = {"human": "HUM", "device:beginner": "BEG", "device:easy": "EASY",
 PLAYER_HELP = {"P1": "P1 PLAYS FIRST: HUM A PERSON - BEG EASY NORM HARD THE DEVICE",
                "P2": "P2 PLAYS SECOND: HUM A PERSON - BEG EASY NORM HARD THE DEVICE"}
 LINKED_HELP = "WHO BEGINS: ME OR YOU AT THE OTHER BOARD"
-HINTS = "hints"  # the Setup item that lets a person ask for hints (not a rules option)
-HINT_HELP = "HNT ON: HOLD OK AND THE DEVICE SHOWS A GOOD MOVE"
+HINTS = "hints"  # the Setup items of the aids for a person (not rules options)
+WARN = "warn"
+AID_HELP = {HINTS: "HNT ON: HOLD OK AND THE DEVICE SHOWS A GOOD MOVE",
+            WARN: "WRN ON: THE DEVICE WARNS ONCE BEFORE A MOVE IT SEES LOSE"}
 SCROLL_MS = 70  # a pixel of scrolled help: about 3.5 letters a second
 
 
 RESUME = None  # the menu's first item while a game is left unfinished
+LEARN = "guides"  # after the games: the first-game guides (app.learn.Guides's NAME)
 TEST = "selftest"  # its last item: the hardware self-test (app.selftest)
 
 
@@ -30,7 +33,7 @@ class Menu(Screen):
 
     def __init__(self, app, game_id=None):
         self.app = app
-        self.games = ([RESUME] if app.unfinished else []) + app.games + [TEST]
+        self.games = ([RESUME] if app.unfinished else []) + app.games + [LEARN, TEST]
         self.i = self.games.index(game_id) if game_id in self.games else 0
 
     def handle(self, button, kind, now):
@@ -44,6 +47,10 @@ class Menu(Screen):
                 from app.selftest import SelfTest
 
                 return SelfTest(self)
+            if game_id == LEARN:
+                from app.learn import Guides
+
+                return Guides(self.app)
             if game_id is not RESUME:
                 return Setup(self.app, game_id)
             game_id = self.app.unfinished[0]
@@ -58,6 +65,11 @@ class Menu(Screen):
             c.text(1, 1, "RES", palette.CURSOR)
             game = self.app.unfinished[0]
             c.text(1, 8, game[:3].upper(), palette.TEXT)
+        elif game == LEARN:
+            c.text(1, 1, "LRN", palette.TEXT)
+            c.rect(3, 8, 10, 1, palette.CURSOR)  # a page of a book, its lines
+            c.rect(3, 10, 10, 1, palette.POINT)
+            c.rect(3, 12, 7, 1, palette.POINT)
         elif game == TEST:
             c.text(1, 1, "TST", palette.TEXT)
             for k, colour in enumerate((0xFF0000, 0x00FF00, 0x0000FF)):
@@ -82,7 +94,7 @@ class Setup(Screen):
     NAME = "setup"
 
     def __init__(self, app, game_id, options=None, players=("human", "device:normal"),
-                 hints=True):
+                 hints=True, warn=False):
         self.app = app
         self.game_id = game_id
         players = ["device:normal" if who == "device" else who for who in players]
@@ -94,11 +106,11 @@ class Setup(Screen):
         else:
             self.boards = None
             self.values = {"P1": players[0], "P2": players[1]}
-            self.items = [("P1", "P1", PLAYERS), ("P2", "P2", PLAYERS),
-                          (HINTS, "HNT", (True, False))]  # hints at one board only
-            self.values[HINTS] = hints
-        self.help = dict((key, LINKED_HELP if self.boards else PLAYER_HELP.get(key, HINT_HELP))
-                         for key, _, _ in self.items)
+            self.items = [("P1", "P1", PLAYERS), ("P2", "P2", PLAYERS),  # aids at one board
+                          (HINTS, "HNT", (True, False)), (WARN, "WRN", (False, True))]
+            self.values[HINTS], self.values[WARN] = hints, warn
+        self.help = dict((key, LINKED_HELP if self.boards else
+                          PLAYER_HELP.get(key) or AID_HELP[key]) for key, _, _ in self.items)
         self.options = options or {}  # the rules options asked for (load_options)
         self.loaded = False
         self.i = 0
@@ -142,11 +154,13 @@ class Setup(Screen):
         return None
 
     def start(self):
-        options = dict((k, v) for k, v in self.values.items() if k not in ("P1", "P2", HINTS))
+        options = dict((k, v) for k, v in self.values.items()
+                       if k not in ("P1", "P2", HINTS, WARN))
         p1 = self.values["P1"]
         p2 = self.values["P2"] if self.boards is None else self.boards[p1 == self.boards[0]]
         self.app.start(Session(self.game_id, options, (p1, p2),
-                               hints=self.values.get(HINTS, False)))
+                               hints=self.values.get(HINTS, False),
+                               warn=self.values.get(WARN, False)))
 
     def render(self, c, now):
         c.clear()

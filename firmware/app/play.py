@@ -31,6 +31,9 @@ class Play(Screen):
         self.thinker = None  # the device's search for the action it is about to play
         self.choice = None  # the action it found, played once DEVICE_DELAY_MS have passed
         self.hinting = None  # the search for a hint the person asked for (a hold of OK)
+        self.checking = None  # (action, search): the person's action, looked at before it is
+        self.warned = None  # played (Setup's WRN); (ply, action) warned about: played if made
+        self.warning = False  # again; the warning card is up until the next press
         self.work = 0  # the work units of the device's last search (benchmarks)
 
     def handle(self, button, kind, now):
@@ -42,11 +45,12 @@ class Play(Screen):
             if button == "ok":
                 from app.menu import Setup
 
-                return Setup(self.app, s.game_id, s.options, s.players, s.hints)
+                return Setup(self.app, s.game_id, s.options, s.players, s.hints, s.warn)
             return None
         if not s.human_to_move():
             return None
         self.ui.touch(now)
+        self.warning = False
         if button == "ok" and kind == "long":  # a hold of OK: the device's suggestion
             self._ask_hint(now)
             return None
@@ -54,8 +58,36 @@ class Play(Screen):
         if a == BACK:
             self._take_back(now)
         elif a is not None:
-            self.app.play(a)
+            self._move(a)
         return None
+
+    def _move(self, a):
+        """The person's action: played, or first looked at by the device when it is to warn
+        of a loss it sees (once for each position and action)."""
+        s = self.session
+        if s.warn and self.warned != (s.game.plies(), a):
+            t = s.foresee(a, random.getrandbits(30))
+            if t is not None:
+                self.pondering = None
+                self.checking = (a, t)
+                return
+        self.app.play(a)
+
+    def _check(self, now):
+        """The look at the person's action in slices; then it is played, or the warning is
+        up and the same action made again plays it."""
+        a, t = self.checking
+        while not t.step(THINK_STEP) and time.ticks_diff(time.ticks_ms(), now) < THINK_MS:
+            pass
+        if not t.done:
+            return
+        self.checking = None
+        if not self.session.sees_loss(t):
+            self.app.play(a)
+            return
+        self.warned, self.warning = (self.session.game.plies(), a), True
+        self.ui.refuse(now)
+        self.app.redraw()
 
     def _take_back(self, now):
         """BACK at one board: the last ply taken back between two people; against the
@@ -96,7 +128,8 @@ class Play(Screen):
 
     def changed(self):
         """The game changed (an action here or from elsewhere, an undo, a hold)."""
-        self.thinker = self.choice = self.device_at = self.hinting = None
+        self.thinker = self.choice = self.device_at = self.hinting = self.checking = None
+        self.warning = False
         s = self.session
         if self.pondering is not None and (s.game.plies() < self.pondering.first
                                            or s.game.result() is not None):
@@ -112,6 +145,7 @@ class Play(Screen):
 
     def busy(self):
         return self.thinker is not None or self.hinting is not None or \
+            self.checking is not None or \
             self.pondering is not None and self.pondering.search is not None
 
     def tick(self, now):
@@ -123,7 +157,9 @@ class Play(Screen):
             self.pondering = None  # (the person's last action ended the game)
             return  # no device plays in a linked game: the other board's side comes from it
         if s.human_to_move():
-            if self.hinting is not None:
+            if self.checking is not None:
+                self._check(now)
+            elif self.hinting is not None:
                 self._hint(now)
             else:
                 self._ponder(now)
@@ -184,6 +220,11 @@ class Play(Screen):
             c.clear()
             c.text(0, 1, "LINK", palette.TEXT)
             c.text(0, 9, HOLDS[hold], palette.REFUSED)
+            return
+        if self.warning and now // 700 % 2:  # a move the device sees lose: by turns
+            c.clear()
+            c.text(0, 1, "SURE?", palette.REFUSED)
+            c.text(0, 9, "LOSS", palette.TEXT)
             return
         result = g.result()
         show_card = not getattr(self.view, "SHOWS_RESULT", False)  # optional, as holds

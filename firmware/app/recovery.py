@@ -107,9 +107,10 @@ def _resume():
         return None, bool(problem)
     h = reader.header
     try:
-        return Session(h["game"], players=h.get("players", ("human", "human")),
-                       game=reader.game, lost=bool(problem),
-                       hints=h.get("hints") is not False), bool(problem)
+        return (Session(h["game"], players=h.get("players", ("human", "human")),
+                        game=reader.game, lost=bool(problem),
+                        hints=h.get("hints") is not False, warn=h.get("warn") is True),
+                bool(problem))
     except (ValueError, TypeError) as e:  # players the rules do not check
         from app import journal_read
 

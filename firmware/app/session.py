@@ -48,7 +48,7 @@ def check_players(players):
 
 class Session:
     def __init__(self, game_id, options=None, players=("human", "human"), game=None,
-                 lost=False, hints=True):
+                 lost=False, hints=True, warn=False):
         check_players(players)
         # the journal this game was resumed from lost its end (a cut): a linked board may
         # then take this side's lost actions from the other board's catch-up (app.peer)
@@ -70,6 +70,7 @@ class Session:
         # hints may be asked for (the Setup screen, the game record): never between boards
         self.hints = hints and self.seat is None
         self.hinted = None  # the ply for which the player was given a hint, until played
+        self.warn = warn and self.has_device()  # a warning before a move the device sees lose
         self.lines = []  # record lines kept back from the serial wire while secret
         if game is not None and game.hidden():  # journalled secret actions, not sent yet
             from app.heap import forget
@@ -85,7 +86,7 @@ class Session:
 
     def begin(self):
         line = record.game_line(self.game_id, self.options, self.players, VERSION,
-                                hints=self.hints)
+                                hints=self.hints, warn=self.warn)
         journal.begin(line)
         wire.send(line)
 
@@ -125,6 +126,28 @@ class Session:
             self.ai = search.load_ai(self.game_id)
         g = self.game
         return search.start(g, g.to_move, self.ai, HINT_LEVEL, seed)
+
+    def foresee(self, a, seed):
+        """The search, at HINT_LEVEL, of the position after the person's action `a` (the game
+        itself unchanged), valued for them (sees_loss: a loss it sees coming).  None where there is nothing to search: the game over, or a secret the
+        side then to move may not see (a Rhombus bid)."""
+        from shared_rules import search
+
+        g = self.game
+        p = g.to_move
+        h = g.view_for(p)
+        h.play(a)
+        if h.result() is not None or h.hidden():
+            return None
+        return search.Search(h, p, self.ai, search.budget(self.ai, HINT_LEVEL),
+                             search.Rng(seed), value_only=True)
+
+    @staticmethod
+    def sees_loss(t):
+        """True once foresee()'s search `t` is done and sees the person lose by force."""
+        from shared_rules.search import WIN  # loaded with foresee()
+
+        return t.done and t.value <= -WIN // 2
 
     def got_hint(self):
         """The hint is shown: the record says so with the action that follows it."""

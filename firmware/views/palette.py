@@ -19,6 +19,7 @@ POINT = 0x1E1E1E
 CURSOR = 0xFFFFFF
 REFUSED = 0xFF00FF
 LAST = 0x3C2800
+GUIDE = 0xFFB000  # the move a first-game guide asks for (app.learn): bright, no side's colour
 TEXT = 0x909090
 
 

@@ -10,7 +10,7 @@ import tempfile
 
 from stonegrid import TREE
 
-CODE_DIRS = ("app", "hal", "views")  # under firmware/; plus shared_rules/
+CODE_DIRS = ("app", "hal", "views", "guides")  # under firmware/; plus shared_rules/
 BOOT = "main.py"  # stays source at the flash root: the board runs it at boot
 # Solved endgames (shared_rules/morris_endgame.py) go to the flash root, outside the two code
 # slots: a flash sends such a file only when it changed, and never keeps two copies of it

@@ -483,3 +483,35 @@ def test_back_against_the_device_takes_back_the_persons_turn_and_the_reply():
                 play.tick(core.time.ticks_ms())
             assert g.plies() == first and (g.SECRETS or g.position() == start), game_id
     run_app(go)
+
+
+def test_with_wrn_on_the_device_warns_once_before_a_move_it_sees_lose():
+    """Red, flying with three stones, must fill a7, or Green flies there, closes a mill and
+    wins; the same move made again after the warning is played."""
+    from shared_rules import morris
+
+    def flying():
+        g = morris.Game()
+        g.set_position("....GG.RG.......R.R..... 0 0 0 0 - -")
+        return g
+
+    def go(app, sent):
+        for a, warned in (("c3-d2", True), ("c3-a7", False)):
+            del sent[:]
+            app.start(Session("morris", players=("human", "device:easy"), game=flying(),
+                              warn=True))
+            play, g = app.screen, app.screen.session.game
+            assert play.session.warn and '"warn": true' in sent[0]
+            action, before = g.parse(a), g.position()
+            tries = 0
+            while not g.plies() and tries < 3:
+                for button, kind in play.view.keys_for(g, play.ui, action):
+                    app.press(button, kind, 0)
+                while play.checking is not None:
+                    play.tick(core.time.ticks_ms())
+                tries += 1
+                assert play.warning == (not g.plies()) and (g.plies() or g.position() == before)
+            assert tries == (2 if warned else 1), (a, tries)  # warned once, then played
+            assert g.last() == action and not play.warning, a
+        assert not Session("morris", players=("human", "human"), warn=True).warn  # no device
+    run_app(go)
