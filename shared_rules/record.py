@@ -5,7 +5,8 @@ Lines (every one carries its type "t" and the format version "v"):
   {"t": "game", "v": 1, "game": "morris", "options": {...}, "players": ["human", "device"],
    "fw": "0.1.0"}                                   a new game; optional "start": a position,
                                                     "hints": false (none may be asked for),
-                                                    "warn": true (before a losing move)
+                                                    "warn": true (before a losing move),
+                                                    "targets": false (no legal targets glow)
   {"t": "act", "v": 1, "ply": 1, "p": 0, "a": 7, "n": "a4"}    one atomic action; between
                                                     linked boards also "d", the position's digest
   {"t": "undo", "v": 1, "ply": 1}                   the action of that ply taken back
@@ -73,7 +74,8 @@ def _continuations(b):
     raise ValueError("not UTF-8 text")
 
 
-def game_line(game_id, options, players, fw, start=None, hints=True, warn=False):
+def game_line(game_id, options, players, fw, start=None, hints=True, warn=False,
+              targets=True):
     rec = {"t": "game", "v": VERSION, "game": game_id, "options": options,
            "players": list(players), "fw": fw}
     if start is not None:
@@ -82,6 +84,8 @@ def game_line(game_id, options, players, fw, start=None, hints=True, warn=False)
         rec["hints"] = False
     if warn:
         rec["warn"] = True
+    if not targets:
+        rec["targets"] = False
     return json.dumps(rec)
 
 

@@ -350,7 +350,7 @@ def test_twenty_game_switches_in_one_boot_of_the_default_board(tmp_path):
         for k in range(21):  # 20 switches
             game_id = games[k % len(games)]
             left = games[(k - 1) % len(games)] if k else games[0]  # where the menu is
-            items = ([None] if k else []) + games + ["selftest"]  # RES, the games, TST
+            items = ([None] if k else []) + games + ["guides", "selftest"]  # RES, games, LRN, TST
             for _ in range((items.index(game_id) - items.index(left)) % len(items)):
                 b.client.press("right")
             b.client.press("ok")  # its setup: human against the device

@@ -13,10 +13,11 @@ SHORT = {"human": "HUM", "device:beginner": "BEG", "device:easy": "EASY",
 PLAYER_HELP = {"P1": "P1 PLAYS FIRST: HUM A PERSON - BEG EASY NORM HARD THE DEVICE",
                "P2": "P2 PLAYS SECOND: HUM A PERSON - BEG EASY NORM HARD THE DEVICE"}
 LINKED_HELP = "WHO BEGINS: ME OR YOU AT THE OTHER BOARD"
-HINTS = "hints"  # the Setup items of the aids for a person (not rules options)
-WARN = "warn"
+HINTS, WARN, TARGETS = "hints", "warn", "targets"  # the Setup items of the aids for a
+AIDS = (HINTS, WARN, TARGETS)  # person (not rules options), in this order, and their help:
 AID_HELP = {HINTS: "HNT ON: HOLD OK AND THE DEVICE SHOWS A GOOD MOVE",
-            WARN: "WRN ON: THE DEVICE WARNS ONCE BEFORE A MOVE IT SEES LOSE"}
+            WARN: "WRN ON: THE DEVICE WARNS ONCE BEFORE A MOVE IT SEES LOSE",
+            TARGETS: "TGT ON: WHERE OK WOULD ACT GLOWS"}
 SCROLL_MS = 70  # a pixel of scrolled help: about 3.5 letters a second
 
 
@@ -94,7 +95,7 @@ class Setup(Screen):
     NAME = "setup"
 
     def __init__(self, app, game_id, options=None, players=("human", "device:normal"),
-                 hints=True, warn=False):
+                 aids=(True, False, True)):
         self.app = app
         self.game_id = game_id
         players = ["device:normal" if who == "device" else who for who in players]
@@ -107,8 +108,10 @@ class Setup(Screen):
             self.boards = None
             self.values = {"P1": players[0], "P2": players[1]}
             self.items = [("P1", "P1", PLAYERS), ("P2", "P2", PLAYERS),  # aids at one board
-                          (HINTS, "HNT", (True, False)), (WARN, "WRN", (False, True))]
-            self.values[HINTS], self.values[WARN] = hints, warn
+                          (HINTS, "HNT", (True, False)), (WARN, "WRN", (False, True)),
+                          (TARGETS, "TGT", (True, False))]
+            for key, on in zip(AIDS, aids):
+                self.values[key] = on
         self.help = dict((key, LINKED_HELP if self.boards else
                           PLAYER_HELP.get(key) or AID_HELP[key]) for key, _, _ in self.items)
         self.options = options or {}  # the rules options asked for (load_options)
@@ -155,12 +158,13 @@ class Setup(Screen):
 
     def start(self):
         options = dict((k, v) for k, v in self.values.items()
-                       if k not in ("P1", "P2", HINTS, WARN))
+                       if k not in ("P1", "P2") + AIDS)
         p1 = self.values["P1"]
         p2 = self.values["P2"] if self.boards is None else self.boards[p1 == self.boards[0]]
         self.app.start(Session(self.game_id, options, (p1, p2),
                                hints=self.values.get(HINTS, False),
-                               warn=self.values.get(WARN, False)))
+                               warn=self.values.get(WARN, False),
+                               targets=self.values.get(TARGETS, True)))
 
     def render(self, c, now):
         c.clear()

@@ -25,6 +25,7 @@ class Play(Screen):
         self.view = load_view(session.game_id)
         self.ui = self.view.new_ui(session.game)
         self.ui.paint(palette.stones(session.game_id))
+        self.ui.show_targets(session.targets)
         self.device_at = None
         self.pondering = None  # the device thinking on the person's time (search.Ponder)
         self.pondered = None  # the ply at which the last ponder began (one a turn)
@@ -45,7 +46,8 @@ class Play(Screen):
             if button == "ok":
                 from app.menu import Setup
 
-                return Setup(self.app, s.game_id, s.options, s.players, s.hints, s.warn)
+                return Setup(self.app, s.game_id, s.options, s.players,
+                             (s.hints, s.warn, s.targets))
             return None
         if not s.human_to_move():
             return None

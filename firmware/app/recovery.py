@@ -109,7 +109,8 @@ def _resume():
     try:
         return (Session(h["game"], players=h.get("players", ("human", "human")),
                         game=reader.game, lost=bool(problem),
-                        hints=h.get("hints") is not False, warn=h.get("warn") is True),
+                        hints=h.get("hints") is not False, warn=h.get("warn") is True,
+                        targets=h.get("targets") is not False),
                 bool(problem))
     except (ValueError, TypeError) as e:  # players the rules do not check
         from app import journal_read

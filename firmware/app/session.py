@@ -48,7 +48,7 @@ def check_players(players):
 
 class Session:
     def __init__(self, game_id, options=None, players=("human", "human"), game=None,
-                 lost=False, hints=True, warn=False):
+                 lost=False, hints=True, warn=False, targets=True):
         check_players(players)
         # the journal this game was resumed from lost its end (a cut): a linked board may
         # then take this side's lost actions from the other board's catch-up (app.peer)
@@ -71,6 +71,7 @@ class Session:
         self.hints = hints and self.seat is None
         self.hinted = None  # the ply for which the player was given a hint, until played
         self.warn = warn and self.has_device()  # a warning before a move the device sees lose
+        self.targets = targets  # what OK may act on glows (views.UI.show_targets)
         self.lines = []  # record lines kept back from the serial wire while secret
         if game is not None and game.hidden():  # journalled secret actions, not sent yet
             from app.heap import forget
@@ -86,7 +87,7 @@ class Session:
 
     def begin(self):
         line = record.game_line(self.game_id, self.options, self.players, VERSION,
-                                hints=self.hints, warn=self.warn)
+                                hints=self.hints, warn=self.warn, targets=self.targets)
         journal.begin(line)
         wire.send(line)
 

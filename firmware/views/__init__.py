@@ -52,11 +52,16 @@ class UI:
     refused = 0  # ms
     cursor_hidden = False
     board_only = False  # a replay draws on the board: render() shows no card instead
+    targets_shown = True  # where OK would act glows (the Setup screen's TGT turns it off)
     pressed = 0  # ms of the last press: the blinking starts over, lit, from there
 
     def paint(self, colours, cursor_hidden=False):
         self.colours = colours
         self.cursor_hidden = cursor_hidden
+
+    def show_targets(self, on):
+        """Let what OK may act on glow (legal destinations, entries, pushes), or not."""
+        self.targets_shown = on
 
     def touch(self, now):
         """A press at `now` (the app calls it before handle): what blinks shows at once, so

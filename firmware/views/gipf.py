@@ -274,7 +274,7 @@ def _dots(game, ui, canvas, now, seg):
     """The dots (legal ones hinted, the last push's amber), the cursor or the push previewed,
     or the ends of the selected row's line."""
     colours, mover, blink = ui.colours, game.to_move, ui.blink(now)
-    legal = ui.hints if not seg else b""
+    legal = ui.hints if not seg and ui.targets_shown else b""
     hint = dim(colours[mover], 1, 3) if mover is not None else 0
     line, last, put = palette.LINE, ui.last, canvas.set  # once: every frame
     for d in range(NSPOTS, 61):

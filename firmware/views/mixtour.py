@@ -333,7 +333,7 @@ def _marks(ui, canvas, sel, over):
     if sel is not None:
         hints = ui.hints
         for t in range(25):
-            if hints[t] == TARGET:
+            if hints[t] == TARGET and ui.targets_shown:  # (a ban is shown whatever)
                 _ring(canvas, t, TARGET_COLOUR, True, False)
             elif hints[t] == BARRED:
                 _ring(canvas, t, BANNED, True, True)

@@ -202,13 +202,14 @@ def _stones(game, ui, canvas, blink):
         owner = game.stone_at(i)
         if owner is not None:
             colour = colours[owner]
-            if taking and i in targets and not blink:
+            if taking and ui.targets_shown and i in targets and not blink:
                 colour = dim(colour, 1, 4)  # a stone that may be taken flickers
             if i == sel:
                 colour = palette.CURSOR if blink else colour
         elif i in marked:
             continue
-        elif (sel, i) in targets if sel is not None else targets.get(i) is not None:
+        elif ui.targets_shown and ((sel, i) in targets if sel is not None
+                                   else targets.get(i) is not None):
             colour = dim(colours[mover], 1, 3)  # OK here would act
         else:
             colour = palette.POINT

@@ -267,7 +267,7 @@ def render(game, ui, canvas, now):
         owner = stone_at(i)
         if owner is not None:
             colour = colours[owner]
-        elif choose and i in RIM:
+        elif choose and ui.targets_shown and i in RIM:
             colour = hint
         else:
             colour = point

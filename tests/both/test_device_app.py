@@ -515,3 +515,38 @@ def test_with_wrn_on_the_device_warns_once_before_a_move_it_sees_lose():
             assert g.last() == action and not play.warning, a
         assert not Session("morris", players=("human", "human"), warn=True).warn  # no device
     run_app(go)
+
+
+def test_legal_targets_glow_in_every_game_unless_setup_turns_them_off():
+    """In each game, with a piece picked up (the presses of an action but its last), what it
+    may do glows, and with TGT off the same state is drawn without it; the record keeps
+    the choice for a restart."""
+    from shared_rules import GAMES, load
+    from views import load as load_view
+    from views.canvas import Canvas
+
+    def drawn(view, g, keys, on):
+        ui = view.new_ui(g)
+        ui.show_targets(on)
+        for button, kind in keys:
+            view.handle(g, ui, button, kind, 0)
+        c = Canvas()
+        view.render(g, ui, c, 0)
+        return bytes(c.buf)
+
+    for game_id in GAMES:
+        view, g, seen = load_view(game_id), load(game_id).Game(), 0
+        while g.result() is None and g.plies() < 40 and seen < 3:
+            for a in g.legal()[-6:]:  # (moves come after entries)
+                keys = view.keys_for(g, view.new_ui(g), a)[:-1]
+                if drawn(view, g, keys, True) != drawn(view, g, keys, False):
+                    seen += 1
+            acts = g.legal()
+            g.play(acts[g.plies() * 7 % len(acts)])  # any game will do: the same on both runtimes
+        assert seen >= 3, game_id
+
+    def go(app, sent):
+        app.start(Session("gipf", {}, ("human", "human"), targets=False))
+        assert not app.screen.ui.targets_shown and '"targets": false' in sent[0]
+        assert app.resume() and not app.screen.ui.targets_shown  # from the journal
+    run_app(go)
