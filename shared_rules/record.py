@@ -4,9 +4,10 @@ files `stonegrid logs` saves and the input of `stonegrid replay`.  MicroPython a
 Lines (every one carries its type "t" and the format version "v"):
   {"t": "game", "v": 1, "game": "morris", "options": {...}, "players": ["human", "device"],
    "fw": "0.1.0"}                                   a new game; optional "start": a position,
-                                                    "hints": false (none may be asked for),
-                                                    "warn": true (before a losing move),
-                                                    "targets": false (no legal targets glow)
+                                                    and the person's aids set otherwise than
+                                                    by default: "hints": false (none may be
+                                                    asked for), "warn": true (before a losing
+                                                    move), "targets": false (none glow)
   {"t": "act", "v": 1, "ply": 1, "p": 0, "a": 7, "n": "a4"}    one atomic action; between
                                                     linked boards also "d", the position's digest
   {"t": "undo", "v": 1, "ply": 1}                   the action of that ply taken back
@@ -74,18 +75,14 @@ def _continuations(b):
     raise ValueError("not UTF-8 text")
 
 
-def game_line(game_id, options, players, fw, start=None, hints=True, warn=False,
-              targets=True):
+def game_line(game_id, options, players, fw, start=None, aids=None):
+    """`aids`: {name: true or false} of the person's aids set otherwise than by default
+    (app.session.AIDS), each written as a field of its own."""
     rec = {"t": "game", "v": VERSION, "game": game_id, "options": options,
            "players": list(players), "fw": fw}
     if start is not None:
         rec["start"] = start
-    if not hints:
-        rec["hints"] = False
-    if warn:
-        rec["warn"] = True
-    if not targets:
-        rec["targets"] = False
+    rec.update(aids or {})
     return json.dumps(rec)
 
 

@@ -5,7 +5,7 @@ from views import palette
 
 from app.heap import only
 from app.screen import Screen
-from app.session import AT, PLAYERS, Session
+from app.session import AIDS, AT, PLAYERS, Session
 
 SHORT = {"human": "HUM", "device:beginner": "BEG", "device:easy": "EASY",
          "device:normal": "NORM", "device:hard": "HARD"}
@@ -13,11 +13,11 @@ SHORT = {"human": "HUM", "device:beginner": "BEG", "device:easy": "EASY",
 PLAYER_HELP = {"P1": "P1 PLAYS FIRST: HUM A PERSON - BEG EASY NORM HARD THE DEVICE",
                "P2": "P2 PLAYS SECOND: HUM A PERSON - BEG EASY NORM HARD THE DEVICE"}
 LINKED_HELP = "WHO BEGINS: ME OR YOU AT THE OTHER BOARD"
-HINTS, WARN, TARGETS = "hints", "warn", "targets"  # the Setup items of the aids for a
-AIDS = (HINTS, WARN, TARGETS)  # person (not rules options), in this order, and their help:
-AID_HELP = {HINTS: "HNT ON: HOLD OK AND THE DEVICE SHOWS A GOOD MOVE",
-            WARN: "WRN ON: THE DEVICE WARNS ONCE BEFORE A MOVE IT SEES LOSE",
-            TARGETS: "TGT ON: WHERE OK WOULD ACT GLOWS"}
+HINTS = "hints"
+# the Setup items of a person's aids (app.session.AIDS, not rules options): label and help
+AID_ITEMS = {HINTS: ("HNT", "HNT ON: HOLD OK AND THE DEVICE SHOWS A GOOD MOVE"),
+             "warn": ("WRN", "WRN ON: THE DEVICE WARNS ONCE BEFORE A MOVE IT SEES LOSE"),
+             "targets": ("TGT", "TGT ON: WHERE OK WOULD ACT GLOWS")}
 SCROLL_MS = 70  # a pixel of scrolled help: about 3.5 letters a second
 
 
@@ -95,7 +95,7 @@ class Setup(Screen):
     NAME = "setup"
 
     def __init__(self, app, game_id, options=None, players=("human", "device:normal"),
-                 aids=(True, False, True)):
+                 aids=None):
         self.app = app
         self.game_id = game_id
         players = ["device:normal" if who == "device" else who for who in players]
@@ -107,13 +107,12 @@ class Setup(Screen):
         else:
             self.boards = None
             self.values = {"P1": players[0], "P2": players[1]}
-            self.items = [("P1", "P1", PLAYERS), ("P2", "P2", PLAYERS),  # aids at one board
-                          (HINTS, "HNT", (True, False)), (WARN, "WRN", (False, True)),
-                          (TARGETS, "TGT", (True, False))]
-            for key, on in zip(AIDS, aids):
-                self.values[key] = on
-        self.help = dict((key, LINKED_HELP if self.boards else
-                          PLAYER_HELP.get(key) or AID_HELP[key]) for key, _, _ in self.items)
+            self.items = [("P1", "P1", PLAYERS), ("P2", "P2", PLAYERS)]
+            for name, on in AIDS:  # at one board only; the default first
+                self.items.append((name, AID_ITEMS[name][0], (on, not on)))
+                self.values[name] = (aids or {}).get(name, on)
+        self.help = dict((key, LINKED_HELP if self.boards else PLAYER_HELP.get(key) or
+                          AID_ITEMS[key][1]) for key, _, _ in self.items)
         self.options = options or {}  # the rules options asked for (load_options)
         self.loaded = False
         self.i = 0
@@ -158,13 +157,11 @@ class Setup(Screen):
 
     def start(self):
         options = dict((k, v) for k, v in self.values.items()
-                       if k not in ("P1", "P2") + AIDS)
+                       if k not in ("P1", "P2") and k not in AID_ITEMS)
+        aids = dict((k, v) for k, v in self.values.items() if k in AID_ITEMS)
         p1 = self.values["P1"]
         p2 = self.values["P2"] if self.boards is None else self.boards[p1 == self.boards[0]]
-        self.app.start(Session(self.game_id, options, (p1, p2),
-                               hints=self.values.get(HINTS, False),
-                               warn=self.values.get(WARN, False),
-                               targets=self.values.get(TARGETS, True)))
+        self.app.start(Session(self.game_id, options, (p1, p2), aids=aids))
 
     def render(self, c, now):
         c.clear()

@@ -46,8 +46,7 @@ class Play(Screen):
             if button == "ok":
                 from app.menu import Setup
 
-                return Setup(self.app, s.game_id, s.options, s.players,
-                             (s.hints, s.warn, s.targets))
+                return Setup(self.app, s.game_id, s.options, s.players, s.aids())
             return None
         if not s.human_to_move():
             return None
@@ -62,6 +61,13 @@ class Play(Screen):
         elif a is not None:
             self._move(a)
         return None
+
+    def _slice(self, t, now):
+        """Step search `t` for about THINK_MS from `now` (the main loop serves the buttons
+        and the wire in between); True once it is done."""
+        while not t.step(THINK_STEP) and time.ticks_diff(time.ticks_ms(), now) < THINK_MS:
+            pass
+        return t.done
 
     def _move(self, a):
         """The person's action: played, or first looked at by the device when it is to warn
@@ -79,9 +85,7 @@ class Play(Screen):
         """The look at the person's action in slices; then it is played, or the warning is
         up and the same action made again plays it."""
         a, t = self.checking
-        while not t.step(THINK_STEP) and time.ticks_diff(time.ticks_ms(), now) < THINK_MS:
-            pass
-        if not t.done:
+        if not self._slice(t, now):
             return
         self.checking = None
         if not self.session.sees_loss(t):
@@ -92,21 +96,15 @@ class Play(Screen):
         self.app.redraw()
 
     def _take_back(self, now):
-        """BACK at one board: the last ply taken back between two people; against the
-        device, the person's last turn and the device's reply (Session.take_back)."""
-        s, g = self.session, self.session.game
-        if s.seat is not None or not g.plies():
+        """BACK at one board (Session.take_back); none between two boards."""
+        s = self.session
+        if s.seat is not None or not s.game.plies():
             return
-        if s.has_device():
-            try:
-                s.take_back()
-            except ValueError:  # the device has made the only turn so far
-                self.ui.refuse(now)
-                return
-        else:
-            s.undo()
-            while g.hidden() and g.plies():  # a secret made visible by the undo
-                s.undo()
+        try:
+            s.take_back()
+        except ValueError:  # the device has made the only turn so far
+            self.ui.refuse(now)
+            return
         self.changed()
 
     def _ask_hint(self, now):
@@ -177,10 +175,8 @@ class Play(Screen):
                     gc.collect()  # the search's copy of the game low in a clean heap
                     t = s.think(random.getrandbits(30))
                 self.thinker = t
-            while not t.step(THINK_STEP) and time.ticks_diff(time.ticks_ms(), now) < THINK_MS:
-                pass
-            if t.done:  # keep the answer only: the search's copy of the game and its lists
-                self.choice, self.work, self.thinker = t.best, t.nodes, None
+            if self._slice(t, now):  # keep the answer only: the search's copy of the game
+                self.choice, self.work, self.thinker = t.best, t.nodes, None  # and its lists
                 t = None
                 gc.collect()  # are gone before the action is journalled and shown
         elif time.ticks_diff(now, self.device_at) >= 0 and not self.holds(now):
@@ -190,9 +186,7 @@ class Play(Screen):
     def _hint(self, now):
         """The hint's search in slices, as the device's own (tick); shown once done."""
         t = self.hinting
-        while not t.step(THINK_STEP) and time.ticks_diff(time.ticks_ms(), now) < THINK_MS:
-            pass
-        if t.done:
+        if self._slice(t, now):
             self.hinting = None
             self._show_hint(t.best, now)
 

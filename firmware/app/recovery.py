@@ -6,7 +6,7 @@ import os
 from shared_rules.record import MAX_LINE
 
 from app import journal, wire
-from app.session import Session
+from app.session import AIDS, Session
 
 GIVE_UP_AFTER = 3  # boots in a row that ran out of memory before the journalled game is set aside
 
@@ -107,11 +107,9 @@ def _resume():
         return None, bool(problem)
     h = reader.header
     try:
-        return (Session(h["game"], players=h.get("players", ("human", "human")),
-                        game=reader.game, lost=bool(problem),
-                        hints=h.get("hints") is not False, warn=h.get("warn") is True,
-                        targets=h.get("targets") is not False),
-                bool(problem))
+        aids = dict((name, h[name]) for name, _ in AIDS if type(h.get(name)) is bool)
+        return Session(h["game"], players=h.get("players", ("human", "human")),
+                       game=reader.game, lost=bool(problem), aids=aids), bool(problem)
     except (ValueError, TypeError) as e:  # players the rules do not check
         from app import journal_read
 

@@ -10,6 +10,10 @@ PLAYERS = ("human", "device:beginner", "device:easy", "device:normal", "device:h
 
 
 HINT_LEVEL = "normal"  # the device's suggestion for a person (a hold of OK) is this level's
+# The aids a person may turn on or off (the Setup screen), each with its default: a game
+# record names those set otherwise.  hints: a hold of OK shows the device's move; warn: the
+# device warns before a move it sees lose; targets: what OK may act on glows.
+AIDS = (("hints", True), ("warn", False), ("targets", True))
 
 
 # A person at one of two linked boards (app.peer): "human@" and that board's id, 6 hex digits.
@@ -48,7 +52,7 @@ def check_players(players):
 
 class Session:
     def __init__(self, game_id, options=None, players=("human", "human"), game=None,
-                 lost=False, hints=True, warn=False, targets=True):
+                 lost=False, aids=None):
         check_players(players)
         # the journal this game was resumed from lost its end (a cut): a linked board may
         # then take this side's lost actions from the other board's catch-up (app.peer)
@@ -67,11 +71,12 @@ class Session:
             self.seat = players.index(me) if me in players else None
             if self.seat is None:
                 raise ValueError("a linked game of two other boards (%s)" % ", ".join(players))
-        # hints may be asked for (the Setup screen, the game record): never between boards
-        self.hints = hints and self.seat is None
+        on = dict(AIDS)  # `aids`: {name: true or false} of those set otherwise
+        on.update(aids or {})
+        self.hints = on["hints"] and self.seat is None  # never between two boards
+        self.warn = on["warn"] and self.has_device()  # a device is to see the loss
+        self.targets = on["targets"]  # views.UI.show_targets
         self.hinted = None  # the ply for which the player was given a hint, until played
-        self.warn = warn and self.has_device()  # a warning before a move the device sees lose
-        self.targets = targets  # what OK may act on glows (views.UI.show_targets)
         self.lines = []  # record lines kept back from the serial wire while secret
         if game is not None and game.hidden():  # journalled secret actions, not sent yet
             from app.heap import forget
@@ -86,8 +91,9 @@ class Session:
             self.ai = search.load_ai(game_id)
 
     def begin(self):
-        line = record.game_line(self.game_id, self.options, self.players, VERSION,
-                                hints=self.hints, warn=self.warn, targets=self.targets)
+        default = dict(AIDS)
+        aids = dict((k, v) for k, v in self.aids().items() if v != default[k])
+        line = record.game_line(self.game_id, self.options, self.players, VERSION, aids=aids)
         journal.begin(line)
         wire.send(line)
 
@@ -118,6 +124,10 @@ class Session:
         p = self.game.to_move
         return search.start(self.game, p, self.ai, level(self.players[p]), seed)
 
+    def aids(self):
+        """{name: on} of each of AIDS in this game."""
+        return dict((name, getattr(self, name)) for name, _ in AIDS)
+
     def hint(self, seed):
         """Start the device's suggestion for the person to move, at HINT_LEVEL, as think()
         does; the game's companion is loaded for it in a game of two people."""
@@ -130,8 +140,9 @@ class Session:
 
     def foresee(self, a, seed):
         """The search, at HINT_LEVEL, of the position after the person's action `a` (the game
-        itself unchanged), valued for them (sees_loss: a loss it sees coming).  None where there is nothing to search: the game over, or a secret the
-        side then to move may not see (a Rhombus bid)."""
+        itself unchanged), valued for them (sees_loss: a loss it sees coming).  None where
+        there is nothing to search: the game over, or a secret the side then to move may not
+        see (a Rhombus bid)."""
         from shared_rules import search
 
         g = self.game
@@ -220,12 +231,18 @@ class Session:
             wire.send(self.lines.pop(0))
 
     def take_back(self):
-        """Undo the person's last turn and the device's reply to it, as one take-back: the
-        plies back to the start of the last turn a person made here, and the device's secret
-        that the person has seen since (a Rhombus bid: the device bids again); an undo line
-        for each.  ValueError, changing
-        nothing, when no person has made a turn yet."""
+        """BACK at one board.  Between two people: the last ply, and a secret it made visible
+        again (a Rhombus bid).  Against the device: the person's last turn and the device's
+        reply to it, the plies back to the start of the last turn a person made here, and
+        the device's secret that the person has seen since (a Rhombus bid: the device bids
+        again).  An undo line for each; ValueError, changing nothing, when there is nothing
+        to take back."""
         g = self.game
+        if not self.has_device():
+            self.undo()
+            while g.hidden() and g.plies():
+                self.undo()
+            return
         back = g.copy()
         n, theirs = 0, False
         while back.plies() and not (theirs and back.at_turn_start() and not back.hidden()):

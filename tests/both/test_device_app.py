@@ -499,7 +499,7 @@ def test_with_wrn_on_the_device_warns_once_before_a_move_it_sees_lose():
         for a, warned in (("c3-d2", True), ("c3-a7", False)):
             del sent[:]
             app.start(Session("morris", players=("human", "device:easy"), game=flying(),
-                              warn=True))
+                              aids={"warn": True}))
             play, g = app.screen, app.screen.session.game
             assert play.session.warn and '"warn": true' in sent[0]
             action, before = g.parse(a), g.position()
@@ -513,7 +513,7 @@ def test_with_wrn_on_the_device_warns_once_before_a_move_it_sees_lose():
                 assert play.warning == (not g.plies()) and (g.plies() or g.position() == before)
             assert tries == (2 if warned else 1), (a, tries)  # warned once, then played
             assert g.last() == action and not play.warning, a
-        assert not Session("morris", players=("human", "human"), warn=True).warn  # no device
+        assert not Session("morris", players=("human", "human"), aids={"warn": True}).warn  # no device
     run_app(go)
 
 
@@ -546,7 +546,7 @@ def test_legal_targets_glow_in_every_game_unless_setup_turns_them_off():
         assert seen >= 3, game_id
 
     def go(app, sent):
-        app.start(Session("gipf", {}, ("human", "human"), targets=False))
+        app.start(Session("gipf", {}, ("human", "human"), aids={"targets": False}))
         assert not app.screen.ui.targets_shown and '"targets": false' in sent[0]
         assert app.resume() and not app.screen.ui.targets_shown  # from the journal
     run_app(go)

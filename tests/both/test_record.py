@@ -80,7 +80,8 @@ def test_hints_are_read_where_the_player_to_move_asked_and_the_game_has_them():
     r.feed(record.act_line(2, 1, 0, "a1"))
     r.feed(record.hint_line(3, 0))
     assert r.hints == [1, 3] and r.game.plies() == 2  # a hint plays nothing
-    r.feed(record.game_line("morris", {}, ("human", "device:easy"), "t", hints=False))
+    r.feed(record.game_line("morris", {}, ("human", "device:easy"), "t",
+                            aids={"hints": False}))
     assert r.hints == [] and r.header["hints"] is False
     e = raises(RecordError, r.feed, record.hint_line(1, 0))
     assert "a hint in a game that has none" in str(e) and r.hints == []
