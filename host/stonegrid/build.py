@@ -88,6 +88,13 @@ def sources(root=None):
     return out
 
 
+def module_name(path):
+    """The dotted name under which the code at `path` on the flash is imported:
+    "app/play.py" is app.play, "views/__init__.py" is views."""
+    name = path[:-3].replace("/", ".")
+    return name[:-len(".__init__")] if name.endswith(".__init__") else name
+
+
 def build(root=None, compiled=True, profile=None):
     """{path on the flash: bytes} for the slot, plus in the root the boot file under BOOT, the
     endgame tables, and the board profile file `profile` (a path) as board.json if given."""
@@ -97,7 +104,10 @@ def build(root=None, compiled=True, profile=None):
         for dest, src in sources(root):
             if compiled:
                 out = os.path.join(tmp, "x.mpy")
-                proc = subprocess.run([mpy_cross(), "-o", out, "-s", dest, src],
+                # the name tracebacks give is the module's dotted name ("app.play"), a string
+                # the import interns anyway, not one more of its own: each interned string
+                # stays in the heap for good (see module_name)
+                proc = subprocess.run([mpy_cross(), "-o", out, "-s", module_name(dest), src],
                                       capture_output=True, text=True)
                 if proc.returncode:
                     raise RuntimeError("mpy-cross failed on %s: %s" % (src, proc.stderr.strip()))
