@@ -94,18 +94,6 @@ def _u(b, i, n):
     return v
 
 
-def _find(sets, mask):
-    """The place of mask among the 3-byte sets of `sets` (rising), by halves."""
-    lo, hi = 0, len(sets) // 3
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if _u(sets, 3 * mid, 3) < mask:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
-
-
 def _count(mask):
     n = 0
     while mask:
@@ -132,14 +120,17 @@ class Table:
         if " ".join(words[:4]) != FORMAT:
             raise TableError("not a table of %r: it begins %r" % (FORMAT, line[:40]))
         self.rules = [tuple(w.split("=")) for w in words[4:]]
+        # the sets of 3 and of 4 stones, each (where in the file, how many), read there
+        # when looked up (in the heap, they would take 2.7 KB from the endgame's search)
         self.sets = []
         for _ in (3, 4):
             n = _u(f.read(2), 0, 2)
-            self.sets.append(f.read(3 * n))
+            self.sets.append((f.tell(), n))
+            f.seek(3 * n, 1)
         self.lost = f.tell() + 4  # the 4-3 losses
         self.losses = _u(f.read(4), 0, 4)
         self.at33 = self.lost + 4 * self.losses
-        self.at34 = self.at33 + len(self.sets[0]) // 3 * choose(21, 3)
+        self.at34 = self.at33 + self.sets[0][1] * choose(21, 3)
 
     def fits(self, options):
         """Whether the table was solved under these game options (a dict)."""
@@ -151,6 +142,19 @@ class Table:
         self.f.seek(at)
         return _u(self.f.read(n), 0, n)
 
+    def _find(self, which, mask):
+        """The place of mask among the 3-byte sets `which` (0: of 3 stones, 1: of 4), rising,
+        by halves."""
+        at, hi = self.sets[which]
+        lo = 0
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self._read(at + 3 * mid, 3) < mask:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo
+
     def value(self, mine, theirs):
         """(WON, LOST or DRAWN, plies) for the side to move with stones mine against theirs;
         plies is None where the table does not keep it (a won 3-4 position); None when the
@@ -158,17 +162,17 @@ class Table:
         a, b = _count(mine), _count(theirs)
         if (a, b) == (3, 3):
             c, r = key(mine, theirs)
-            v = self._read(self.at33 + _find(self.sets[0], c) * choose(21, 3) + r, 1)
+            v = self._read(self.at33 + self._find(0, c) * choose(21, 3) + r, 1)
             return (DRAWN, 0) if v == 0 else (WON, v) if v < _LOST_AT else (LOST, v - _LOST_AT)
         if (a, b) == (3, 4):
             c, r = key(theirs, mine)
-            i = _find(self.sets[1], c) * choose(20, 3) + r
+            i = self._find(1, c) * choose(20, 3) + r
             return (WON, None) if self._read(self.at34 + i // 8, 1) >> i % 8 & 1 else (DRAWN, 0)
         if (a, b) == (4, 3):
             if closes_now(mine, theirs):
                 return (WON, 1)
             c, r = key(mine, theirs)
-            i = _find(self.sets[1], c) * choose(20, 3) + r
+            i = self._find(1, c) * choose(20, 3) + r
             lo, hi = 0, self.losses
             while lo < hi:
                 mid = (lo + hi) // 2

@@ -42,9 +42,11 @@ class Ponder:
         if s is self.reply:  # the reply is as deep as a ponder goes
             self.search = None
             return True
+        best = s.best
+        self.search = s = None  # the guess's lists go before the next search makes its own
         g = self.g
-        g.play(s.best)
-        self.line.append(s.best)
+        g.play(best)
+        self.line.append(best)
         if g.result() is not None:
             self.search = None  # the line ends the game: no reply to find
         elif g.to_move == self.p:

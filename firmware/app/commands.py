@@ -57,7 +57,7 @@ def run(app, cmd):
     elif name == "state":
         gc.collect()  # the reply is the largest thing the wire builds
         session = app.session()
-        reply = session.state(cmd.get("turns") is True) if session else {
+        reply = state(session, cmd.get("turns") is True) if session else {
             "t": "state", "game": None}
         reply["screen"] = app.screen.NAME
         wire.send(reply)
@@ -172,3 +172,14 @@ def _new(app, cmd):
     check_players(players)
     return game_id, players, build_game(app, game_id, cmd.get("options", {}))
 
+
+def state(session, turns):
+    """The `state` reply for the game being played: what the side to move may see (the
+    serial wire is public: no secrets)."""
+    g = session.game
+    if g.to_move is not None:
+        g = g.view_for(g.to_move)
+    return {"t": "state", "game": session.game_id, "options": session.options,
+            "players": list(session.players), "ply": g.plies(), "to_move": g.to_move,
+            "position": g.position(), "legal": [g.text(a) for a in g.legal()],
+            "result": g.result(), "turns": g.turns() if turns else None}

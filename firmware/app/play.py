@@ -31,10 +31,9 @@ class Play(Screen):
         self.pondered = None  # the ply at which the last ponder began (one a turn)
         self.thinker = None  # the device's search for the action it is about to play
         self.choice = None  # the action it found, played once DEVICE_DELAY_MS have passed
-        self.hinting = None  # the search for a hint the person asked for (a hold of OK)
-        self.checking = None  # (action, search): the person's action, looked at before it is
-        self.warned = None  # played (Setup's WRN); (ply, action) warned about: played if made
-        self.warning = False  # again; the warning card is up until the next press
+        self.aid = None  # a person's aid under way (app.aids: a Hint, a Check), or None
+        self.warned = None  # (ply, action) app.aids warned of: played if made again
+        self.message = None  # (top, bottom): words by turns with the board until a press
         self.work = 0  # the work units of the device's last search (benchmarks)
 
     def handle(self, button, kind, now):
@@ -51,89 +50,53 @@ class Play(Screen):
         if not s.human_to_move():
             return None
         self.ui.touch(now)
-        self.warning = False
+        self.message = None
         if button == "ok" and kind == "long":  # a hold of OK: the device's suggestion
-            self._ask_hint(now)
+            if self.aid is None:
+                from app import aids  # (each of the aids loads them at its first use)
+
+                self.pondering = None  # the device's thinking gives way
+                self.aid = aids.hint(self, random.getrandbits(30), now)
             return None
         a = self.view.handle(g, self.ui, button, kind, now)
         if a == BACK:
-            self._take_back(now)
+            if s.seat is None and g.plies():  # (none between two boards)
+                from app import aids
+
+                aids.take_back(self, now)
+        elif a is not None and s.warn and self.warned != (g.plies(), a):
+            from app import aids
+
+            self.pondering = None
+            self.aid = aids.check(self, a, random.getrandbits(30))
+            if self.aid is None:  # nothing to look at
+                self.app.play(a)
         elif a is not None:
-            self._move(a)
+            self.app.play(a)
         return None
 
-    def _slice(self, t, now):
+    def slice(self, t, now):
         """Step search `t` for about THINK_MS from `now` (the main loop serves the buttons
         and the wire in between); True once it is done."""
         while not t.step(THINK_STEP) and time.ticks_diff(time.ticks_ms(), now) < THINK_MS:
             pass
         return t.done
 
-    def _move(self, a):
-        """The person's action: played, or first looked at by the device when it is to warn
-        of a loss it sees (once for each position and action)."""
-        s = self.session
-        if s.warn and self.warned != (s.game.plies(), a):
-            t = s.foresee(a, random.getrandbits(30))
-            if t is not None:
-                self.pondering = None
-                self.checking = (a, t)
-                return
-        self.app.play(a)
-
-    def _check(self, now):
-        """The look at the person's action in slices; then it is played, or the warning is
-        up and the same action made again plays it."""
-        a, t = self.checking
-        if not self._slice(t, now):
-            return
-        self.checking = None
-        if not self.session.sees_loss(t):
-            self.app.play(a)
-            return
-        self.warned, self.warning = (self.session.game.plies(), a), True
+    def warn(self, a, message, now):
+        """The person's action `a` is not played: `message` (top, bottom) says why until a press,
+        and the same action made again is played (app.aids: a loss the device sees)."""
+        self.warned, self.message = (self.session.game.plies(), a), message
         self.ui.refuse(now)
-        self.app.redraw()
-
-    def _take_back(self, now):
-        """BACK at one board (Session.take_back); none between two boards."""
-        s = self.session
-        if s.seat is not None or not s.game.plies():
-            return
-        try:
-            s.take_back()
-        except ValueError:  # the device has made the only turn so far
-            self.ui.refuse(now)
-            return
-        self.changed()
-
-    def _ask_hint(self, now):
-        """Start the search for a hint, unless the game has them turned off (Setup) or one
-        is under way; the device's pondering gives way to it."""
-        if not self.session.hints:
-            self.ui.refuse(now)
-        elif self.hinting is None:
-            self.pondering = None
-            self.hinting = self.session.hint(random.getrandbits(30))
-
-    def _show_hint(self, a, now):
-        """The view is brought to the hinted action, one press short of playing it (the
-        presses keys_for gives, but the last): OK then plays it, anything else goes on."""
-        keys = self.view.keys_for(self.session.game, self.ui, a)
-        for button, kind in keys[:-1]:
-            self.view.handle(self.session.game, self.ui, button, kind, now)
-        self.ui.touch(now)  # the cursor lit where it went
-        self.session.got_hint()
         self.app.redraw()
 
     def changed(self):
         """The game changed (an action here or from elsewhere, an undo, a hold)."""
-        self.thinker = self.choice = self.device_at = self.hinting = self.checking = None
-        self.warning = False
-        s = self.session
-        if self.pondering is not None and (s.game.plies() < self.pondering.first
-                                           or s.game.result() is not None):
-            self.pondering = None  # taken back past where it began, or over: nothing to see
+        self.thinker = self.choice = self.device_at = self.aid = self.message = None
+        s, p = self.session, self.pondering
+        if p is not None and (s.game.plies() < p.first or s.game.result() is not None
+                              or not s.human_to_move() and p.hit(s.game) is None):
+            self.pondering = None  # taken back past where it began, over, or the person's
+        p = None  # move not foreseen: nothing to see, and its room is the view's next
         if s.seat is not None:  # linked: a cursor only while this board's side may act
             self.ui.paint(self.ui.colours, not s.human_to_move())
         self.view.sync(s.game, self.ui)
@@ -144,8 +107,7 @@ class Play(Screen):
         self.thinker = None
 
     def busy(self):
-        return self.thinker is not None or self.hinting is not None or \
-            self.checking is not None or \
+        return self.thinker is not None or self.aid is not None or \
             self.pondering is not None and self.pondering.search is not None
 
     def tick(self, now):
@@ -157,12 +119,10 @@ class Play(Screen):
             self.pondering = None  # (the person's last action ended the game)
             return  # no device plays in a linked game: the other board's side comes from it
         if s.human_to_move():
-            if self.checking is not None:
-                self._check(now)
-            elif self.hinting is not None:
-                self._hint(now)
-            else:
+            if self.aid is None:
                 self._ponder(now)
+            elif self.aid.step(self, now):
+                self.aid = None
             return
         if self.choice is None:
             t = self.thinker
@@ -175,20 +135,13 @@ class Play(Screen):
                     gc.collect()  # the search's copy of the game low in a clean heap
                     t = s.think(random.getrandbits(30))
                 self.thinker = t
-            if self._slice(t, now):  # keep the answer only: the search's copy of the game
+            if self.slice(t, now):  # keep the answer only: the search's copy of the game
                 self.choice, self.work, self.thinker = t.best, t.nodes, None  # and its lists
                 t = None
                 gc.collect()  # are gone before the action is journalled and shown
         elif time.ticks_diff(now, self.device_at) >= 0 and not self.holds(now):
             a, self.choice = self.choice, None
             self.app.play(a)
-
-    def _hint(self, now):
-        """The hint's search in slices, as the device's own (tick); shown once done."""
-        t = self.hinting
-        if self._slice(t, now):
-            self.hinting = None
-            self._show_hint(t.best, now)
 
     def _ponder(self, now):
         """A unit of work at a time, for about THINK_MS, and not one more once a button has
@@ -198,7 +151,8 @@ class Play(Screen):
             if self.pondered == g.plies() or not self.app.settings.get("ponder", 1):
                 return
             self.pondered = g.plies()
-            self.pondering = self.session.ponder(random.getrandbits(30))
+            gc.collect()  # as for the device's own search: its copy of the game low in a
+            self.pondering = self.session.ponder(random.getrandbits(30))  # clean heap
         p, app = self.pondering, self.app
         while p is not None and not app.edged and not p.step(1) \
                 and time.ticks_diff(time.ticks_ms(), now) < THINK_MS:
@@ -217,10 +171,10 @@ class Play(Screen):
             c.text(0, 1, "LINK", palette.TEXT)
             c.text(0, 9, HOLDS[hold], palette.REFUSED)
             return
-        if self.warning and now // 700 % 2:  # a move the device sees lose: by turns
+        if self.message is not None and now // 700 % 2:  # (app.aids: a warning) by turns
             c.clear()
-            c.text(0, 1, "SURE?", palette.REFUSED)
-            c.text(0, 9, "LOSS", palette.TEXT)
+            c.text(0, 1, self.message[0], palette.REFUSED)
+            c.text(0, 9, self.message[1], palette.TEXT)
             return
         result = g.result()
         show_card = not getattr(self.view, "SHOWS_RESULT", False)  # optional, as holds

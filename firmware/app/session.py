@@ -9,7 +9,6 @@ from app import VERSION, journal, wire
 PLAYERS = ("human", "device:beginner", "device:easy", "device:normal", "device:hard")
 
 
-HINT_LEVEL = "normal"  # the device's suggestion for a person (a hold of OK) is this level's
 # The aids a person may turn on or off (the Setup screen), each with its default: a game
 # record names those set otherwise.  hints: a hold of OK shows the device's move; warn: the
 # device warns before a move it sees lose; targets: what OK may act on glows.
@@ -76,7 +75,7 @@ class Session:
         self.hints = on["hints"] and self.seat is None  # never between two boards
         self.warn = on["warn"] and self.has_device()  # a device is to see the loss
         self.targets = on["targets"]  # views.UI.show_targets
-        self.hinted = None  # the ply for which the player was given a hint, until played
+        self.hinted = None  # the ply of the action after a hint (app.aids), until played
         self.lines = []  # record lines kept back from the serial wire while secret
         if game is not None and game.hidden():  # journalled secret actions, not sent yet
             from app.heap import forget
@@ -124,46 +123,22 @@ class Session:
         p = self.game.to_move
         return search.start(self.game, p, self.ai, level(self.players[p]), seed)
 
+    def companion(self):
+        """The game's companion module for the device's search (shared_rules.search.load_ai):
+        in a game of two people, loaded for a hint (app.aids)."""
+        if self.ai is None:
+            from shared_rules import search
+
+            self.ai = search.load_ai(self.game_id)
+        return self.ai
+
+    def got_hint(self):
+        """A hint is shown (app.aids): the record says so with the action that follows it."""
+        self.hinted = self.game.plies() + 1
+
     def aids(self):
         """{name: on} of each of AIDS in this game."""
         return dict((name, getattr(self, name)) for name, _ in AIDS)
-
-    def hint(self, seed):
-        """Start the device's suggestion for the person to move, at HINT_LEVEL, as think()
-        does; the game's companion is loaded for it in a game of two people."""
-        from shared_rules import search
-
-        if self.ai is None:
-            self.ai = search.load_ai(self.game_id)
-        g = self.game
-        return search.start(g, g.to_move, self.ai, HINT_LEVEL, seed)
-
-    def foresee(self, a, seed):
-        """The search, at HINT_LEVEL, of the position after the person's action `a` (the game
-        itself unchanged), valued for them (sees_loss: a loss it sees coming).  None where
-        there is nothing to search: the game over, or a secret the side then to move may not
-        see (a Rhombus bid)."""
-        from shared_rules import search
-
-        g = self.game
-        p = g.to_move
-        h = g.view_for(p)
-        h.play(a)
-        if h.result() is not None or h.hidden():
-            return None
-        return search.Search(h, p, self.ai, search.budget(self.ai, HINT_LEVEL),
-                             search.Rng(seed), value_only=True)
-
-    @staticmethod
-    def sees_loss(t):
-        """True once foresee()'s search `t` is done and sees the person lose by force."""
-        from shared_rules.search import WIN  # loaded with foresee()
-
-        return t.done and t.value <= -WIN // 2
-
-    def got_hint(self):
-        """The hint is shown: the record says so with the action that follows it."""
-        self.hinted = self.game.plies() + 1
 
     def ponder(self, seed):
         """While a person is to act against the device: the device's thinking on their time
@@ -230,30 +205,6 @@ class Session:
         while len(self.lines) > keep:
             wire.send(self.lines.pop(0))
 
-    def take_back(self):
-        """BACK at one board.  Between two people: the last ply, and a secret it made visible
-        again (a Rhombus bid).  Against the device: the person's last turn and the device's
-        reply to it, the plies back to the start of the last turn a person made here, and
-        the device's secret that the person has seen since (a Rhombus bid: the device bids
-        again).  An undo line for each; ValueError, changing nothing, when there is nothing
-        to take back."""
-        g = self.game
-        if not self.has_device():
-            self.undo()
-            while g.hidden() and g.plies():
-                self.undo()
-            return
-        back = g.copy()
-        n, theirs = 0, False
-        while back.plies() and not (theirs and back.at_turn_start() and not back.hidden()):
-            back.undo()
-            n += 1
-            theirs = theirs or self.players[back.to_move] == "human"
-        if not theirs:
-            raise ValueError("nothing to take back")
-        for _ in range(n):
-            self.undo()
-
     def undo(self):
         g = self.game
         ply = g.plies()
@@ -267,12 +218,3 @@ class Session:
             self.lines.pop()
         else:
             wire.send(line)
-
-    def state(self, turns=False):
-        g = self.game
-        if g.to_move is not None:
-            g = g.view_for(g.to_move)  # the serial wire is public: no secrets
-        return {"t": "state", "game": self.game_id, "options": self.options,
-                "players": list(self.players), "ply": g.plies(), "to_move": g.to_move,
-                "position": g.position(), "legal": [g.text(a) for a in g.legal()],
-                "result": g.result(), "turns": g.turns() if turns else None}

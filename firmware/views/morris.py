@@ -54,6 +54,7 @@ def sync(game, ui):
         a = game.last(back)
     ui.last = marks
     ui.sel = None
+    ui.targets = None  # (the last ones are garbage while the next are made)
     ui.targets = _targets(game)
 
 

@@ -398,11 +398,11 @@ def hint_shown(app):
     """Hold OK on the Play screen and tick until the hint is shown: the action hinted."""
     play = app.screen
     app.press("ok", "long", core.time.ticks_ms())
-    t = play.hinting
-    assert t is not None
-    while play.hinting is not None:
+    hint = play.aid
+    assert hint is not None
+    while play.aid is not None:
         play.tick(core.time.ticks_ms())
-    return t.best
+    return hint.thinking.best
 
 
 def test_a_hold_of_ok_brings_the_view_one_ok_short_of_the_devices_suggestion():
@@ -446,7 +446,7 @@ def test_hints_turned_off_on_the_setup_screen_stay_off_after_a_restart():
         assert play.session.hints is False and '"hints": false' in sent[0]
         assert "hints" not in play.session.options  # not a rules option
         app.press("ok", "long", 0)
-        assert play.hinting is None and play.ui.refused > 0  # refused, and seen so
+        assert play.aid is None and play.ui.refused > 0  # refused, and seen so
         assert app.resume() and app.screen.session.hints is False  # from the journal
     run_app(go)
 
@@ -507,12 +507,12 @@ def test_with_wrn_on_the_device_warns_once_before_a_move_it_sees_lose():
             while not g.plies() and tries < 3:
                 for button, kind in play.view.keys_for(g, play.ui, action):
                     app.press(button, kind, 0)
-                while play.checking is not None:
+                while play.aid is not None:
                     play.tick(core.time.ticks_ms())
                 tries += 1
-                assert play.warning == (not g.plies()) and (g.plies() or g.position() == before)
+                assert (play.message is not None) == (not g.plies()) and (g.plies() or g.position() == before)
             assert tries == (2 if warned else 1), (a, tries)  # warned once, then played
-            assert g.last() == action and not play.warning, a
+            assert g.last() == action and play.message is None, a
         assert not Session("morris", players=("human", "human"), aids={"warn": True}).warn  # no device
     run_app(go)
 
