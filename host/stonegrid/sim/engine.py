@@ -74,7 +74,7 @@ def _sweep_scratch():
 # (16-byte GC blocks and 32-bit objects there), and the Pico has a 240 KB heap, so the unix
 # board's equal is about 320 KB; 304k leaves it needing 1.07x the Pico's share of its heap.
 # tests/test_pico.py fails when it no longer needs at least the Pico's share. The tests and
-# benchmarks that guard memory more tightly pass a smaller --heap (120k).
+# benchmarks that guard memory more tightly pass a smaller --heap (128k).
 DEFAULT_HEAP = "304k"
 
 
