@@ -123,7 +123,9 @@ def play_out(b, header, rng, check_frames=True, max_plies=3000, scale=SCALE, ope
             m.view.render(m.game, m.ui, m.canvas, 0)
             if m.game.hidden():
                 continue  # a secret bid: its record comes with the reply
-        rec = b.serial.wait(lambda o: o.get("t") in ("act", "end", "error"), timeout=30)
+        rec = b.serial.wait(lambda o: o.get("t") in ("act", "end", "error", "resumed"),
+                            timeout=30)
+        assert rec["t"] != "resumed", "the board restarted (for memory?) at ply %d" % rec["ply"]
         assert rec["t"] != "error", rec
         if rec["t"] == "act":
             m.apply(rec)
