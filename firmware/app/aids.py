@@ -6,6 +6,12 @@ HINT_LEVEL = "normal"  # of the device's suggestion, and of its look at a person
 WARNING = ("SURE?", "LOSS")  # the message shown by turns with the board after a warning
 
 
+def ask(play, a, seed, now):
+    """The aid a press asks for, under way (Play.aid), or None: a hint for a hold of OK
+    (`a` None), else the look at the person's action `a` before it is played."""
+    return hint(play, seed, now) if a is None else check(play, a, seed)
+
+
 def hint(play, seed, now):
     """The search for the device's suggestion for the person to move (a Hint), or None where
     the game has hints turned off (Setup), refused so the person sees it."""
@@ -40,8 +46,8 @@ class Hint:
 
 def check(play, a, seed):
     """The look, at HINT_LEVEL, at the person's action `a` before it is played (a Check), the
-    game itself unchanged; None where there is nothing to look at (the game over, or a secret
-    the side then to move may not see, a Rhombus bid)."""
+    game itself unchanged; None, and the action played, where there is nothing to look at
+    (the game over, or a secret the side then to move may not see, a Rhombus bid)."""
     from shared_rules import search
 
     s = play.session
@@ -50,6 +56,7 @@ def check(play, a, seed):
     h = g.view_for(p)
     h.play(a)
     if h.result() is not None or h.hidden():
+        play.app.play(a)
         return None
     return Check(a, search.Search(h, p, s.ai, search.budget(s.ai, HINT_LEVEL),
                                   search.Rng(seed), value_only=True))
@@ -82,7 +89,7 @@ def take_back(play, now):
     to it, the plies back to the start of the last turn a person made here, and the device's
     secret that the person has seen since (a Rhombus bid: the device bids again).  An undo
     line for each (Session.undo); refused, changing nothing, where there is nothing to take
-    back (the device has made the only turn so far)."""
+    back (the device has made the only turn so far).  At one board, once a ply is made."""
     s = play.session
     g = s.game
     if not s.has_device():

@@ -51,28 +51,21 @@ class Play(Screen):
             return None
         self.ui.touch(now)
         self.message = None
-        if button == "ok" and kind == "long":  # a hold of OK: the device's suggestion
-            if self.aid is None:
-                from app import aids  # (each of the aids loads them at its first use)
-
-                self.pondering = None  # the device's thinking gives way
-                self.aid = aids.hint(self, random.getrandbits(30), now)
+        hold = button == "ok" and kind == "long"  # a hold of OK: the device's suggestion
+        a = None if hold else self.view.handle(g, self.ui, button, kind, now)
+        if a is None and not (hold and self.aid is None) or \
+                a == BACK and (s.seat is not None or not g.plies()):
+            return None  # (nothing to take back: no ply yet, or between two boards)
+        if a is not None and a != BACK and not (s.warn and self.warned != (g.plies(), a)):
+            self.app.play(a)  # no aid looks at it first
             return None
-        a = self.view.handle(g, self.ui, button, kind, now)
+        from app import aids  # loaded at the first use of one
+
         if a == BACK:
-            if s.seat is None and g.plies():  # (none between two boards)
-                from app import aids
-
-                aids.take_back(self, now)
-        elif a is not None and s.warn and self.warned != (g.plies(), a):
-            from app import aids
-
-            self.pondering = None
-            self.aid = aids.check(self, a, random.getrandbits(30))
-            if self.aid is None:  # nothing to look at
-                self.app.play(a)
-        elif a is not None:
-            self.app.play(a)
+            aids.take_back(self, now)
+        else:  # a hint (a hold of OK), or the look at an action (Setup's WRN)
+            self.pondering = None  # the device's thinking gives way
+            self.aid = aids.ask(self, a, random.getrandbits(30), now)
         return None
 
     def slice(self, t, now):
@@ -95,8 +88,9 @@ class Play(Screen):
         s, p = self.session, self.pondering
         if p is not None and (s.game.plies() < p.first or s.game.result() is not None
                               or not s.human_to_move() and p.hit(s.game) is None):
-            self.pondering = None  # taken back past where it began, over, or the person's
-        p = None  # move not foreseen: nothing to see, and its room is the view's next
+            # taken back past where it began, over, or the person's move not foreseen:
+            self.pondering = None  # nothing to see, and its room is the view's next
+        p = None
         if s.seat is not None:  # linked: a cursor only while this board's side may act
             self.ui.paint(self.ui.colours, not s.human_to_move())
         self.view.sync(s.game, self.ui)
@@ -151,8 +145,8 @@ class Play(Screen):
             if self.pondered == g.plies() or not self.app.settings.get("ponder", 1):
                 return
             self.pondered = g.plies()
-            gc.collect()  # as for the device's own search: its copy of the game low in a
-            self.pondering = self.session.ponder(random.getrandbits(30))  # clean heap
+            gc.collect()  # as for the device's search: its copy of the game low in a clean heap
+            self.pondering = self.session.ponder(random.getrandbits(30))
         p, app = self.pondering, self.app
         while p is not None and not app.edged and not p.step(1) \
                 and time.ticks_diff(time.ticks_ms(), now) < THINK_MS:

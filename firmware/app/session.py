@@ -90,8 +90,7 @@ class Session:
             self.ai = search.load_ai(game_id)
 
     def begin(self):
-        default = dict(AIDS)
-        aids = dict((k, v) for k, v in self.aids().items() if v != default[k])
+        aids = dict((name, getattr(self, name)) for name, on in AIDS if getattr(self, name) != on)
         line = record.game_line(self.game_id, self.options, self.players, VERSION, aids=aids)
         journal.begin(line)
         wire.send(line)
