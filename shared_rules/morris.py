@@ -115,7 +115,7 @@ def _steps(own, empty):
         low = m & -m
         m ^= low
         append(stay[low] - 1)
-    m = own & empty << 7 & 0x808080  # k = 7 -> 0
+    m = own & (empty & 0x010101) << 7  # k = 7 -> 0 (masked first: below 2^30, no long int)
     while m:
         low = m & -m
         m ^= low
@@ -125,7 +125,7 @@ def _steps(own, empty):
         low = m & -m
         m ^= low
         append(stay[low] + 8)
-    m = own & empty << 8 & 0xAAAA00  # outwards
+    m = own & (empty & 0x00AAAA) << 8  # outwards
     while m:
         low = m & -m
         m ^= low

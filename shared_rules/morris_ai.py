@@ -20,8 +20,8 @@ def _movable(own, empty):
     a point's neighbours are one step round its ring and, at the odd ones, one ring in or
     out, so all of empty's neighbours are a few shifts (no loop over the points)."""
     near = (((empty << 1) & 0xFEFEFE) | ((empty >> 7) & 0x010101)
-            | ((empty >> 1) & 0x7F7F7F) | ((empty << 7) & 0x808080)
-            | ((empty << 8) & 0xAAAA00) | ((empty >> 8) & 0x00AAAA))
+            | ((empty >> 1) & 0x7F7F7F) | ((empty & 0x010101) << 7)
+            | ((empty & 0x00AAAA) << 8) | ((empty >> 8) & 0x00AAAA))
     x = own & near
     return _BITS[x & 255] + _BITS[x >> 8 & 255] + _BITS[x >> 16]
 
@@ -32,50 +32,86 @@ def evaluate(g, p):
     its owner can fill next (any while placing or flying, else from a neighbour outside that
     mill) is a mill closed if he acts next, and two such holes cannot both be blocked; then
     mobility: stones that can move, while moving (not flying), or that keep a free
-    neighbour, while placing."""
+    neighbour, while placing.  (Each side's share comes from _mills, in few locals: the
+    frame stays on the C stack at every leaf of the search.)"""
     q = 1 - p
-    b, hand, men = g.board, g.hand, g.men
-    mine, theirs = b[p], b[q]
-    v = (men[p] + hand[p] - men[q] - hand[q]) * 1000
-    owed = g.pending
-    if owed:
-        v += owed * 900 if g.acting == p else -owed * 900
-    jump_p = hand[p] or men[p] == 3  # reaches any hole
-    jump_q = hand[q] or men[q] == 3
-    holes_p = holes_q = 0  # the holes each side can fill next
-    for m in MILLS:
-        x = mine & m
-        y = theirs & m
-        if not y:
-            if x == m:
-                v += 30
-            elif x & (x - 1):
-                v += 70
-                h = m & ~x
-                if jump_p or _movable(mine & ~m, h):
-                    holes_p |= h
-        elif not x:
-            if y == m:
-                v -= 30
-            elif y & (y - 1):
-                v -= 70
-                h = m & ~y
-                if jump_q or _movable(theirs & ~m, h):
-                    holes_q |= h
-    # a hole the side acting next fills is a mill; the other must hold two to get one
-    if (g.acting == p) != bool(owed):  # p acts next (after the removals owed, if any)
-        v += (300 if holes_p else 0) - (150 if holes_q & (holes_q - 1) else 0)
-    else:
-        v += (150 if holes_p & (holes_p - 1) else 0) - (300 if holes_q else 0)
-    empty = _FULL & ~(mine | theirs)
-    if not hand[p] and not hand[q]:  # moving: mobility, unless flying
-        if men[p] > 3:
-            v += 25 * _movable(mine, empty)
-        if men[q] > 3:
-            v -= 25 * _movable(theirs, empty)
-    else:  # placing: stones with free neighbours keep options for the moving phase
-        v += 4 * (_movable(mine, empty) - _movable(theirs, empty))
-    return v
+    v = (g.men[p] + g.hand[p] - g.men[q] - g.hand[q]) * 1000
+    x = g.pending
+    if x:
+        v += x * 900 if g.acting == p else -x * 900
+    x = 16 if (g.acting == p) != bool(x) else 0  # p acts next (after the removals owed, if any)
+    e = ~(g.board[0] | g.board[1]) & _FULL
+    t = _FULL if g.hand[p] or g.men[p] == 3 else 0
+    t = _mills(g.board[p], e, t)
+    v += t >> 7
+    if g.hand[0] or g.hand[1]:  # placing: stones with free neighbours keep options
+        v += (t >> 2 & 31) * 4
+    elif g.men[p] > 3:  # moving, not flying
+        v += (t >> 2 & 31) * 25
+    x |= (t & 3) << 2
+    t = _FULL if g.hand[q] or g.men[q] == 3 else 0
+    t = _mills(g.board[q], e, t)
+    v -= t >> 7
+    if g.hand[0] or g.hand[1]:
+        v -= (t >> 2 & 31) * 4
+    elif g.men[q] > 3:
+        v -= (t >> 2 & 31) * 25
+    x |= t & 3
+    return _THREAT[x] + v
+
+
+# evaluate's threats by who acts next (16: p) | p's holes << 2 | the other's holes (0, 1, or
+# 2 for two or more): a hole the side acting next fills is a mill; the other must hold two
+_THREAT = tuple(((300 if hp else 0) - (150 if hq > 1 else 0)) if first else
+                ((150 if hp > 1 else 0) - (300 if hq else 0))
+                for first in (0, 1) for hp in range(4) for hq in range(4))
+
+
+def _mills(own, e, reach):
+    """evaluate's share of one side, packed: 30 a closed mill of own and 70 an open two
+    (two stones and the third point empty, of the empty points e), << 7; the stones that can
+    move, << 2; and the holes of open twos that own can fill next: 1 for one, 2 for two or
+    more.  A hole is filled from a neighbour outside its mill, or from anywhere when placing
+    or flying (reach: _FULL).  Bit-parallel as _thirds: a side mill is found at its
+    midpoint c (corners c - 1 and c + 1 round the ring), a cross mill at its outer midpoint
+    j (j, j + 8, j + 16).  (Sums are written `v = x + v`, each at most three values deep,
+    for a frame of 11 words.)"""
+    u = (own << 1) & 0xFEFEFE | (own >> 7) & 0x010101  # has c where own has c - 1
+    d = (own >> 1) & 0x7F7F7F | (own & 0x010101) << 7  # has c where own has c + 1
+    # open twos of side mills, with the hole at c + 1 (a corner, filled from c + 2), at c
+    # (filled from the ring in or out) or at c - 1; t the midpoints, v all of them
+    t = ((e >> 1) & 0x7F7F7F | (e & 0x010101) << 7) & u & own & 0xAAAAAA
+    h = ((t << 1) & 0xFEFEFE | (t >> 7) & 0x010101) & (d | reach)
+    v = t
+    t = u & d & e & 0xAAAAAA
+    h = ((own & 0xFFFF) << 8 | own >> 8 | reach) & t | h
+    v |= t
+    t = ((e << 1) & 0xFEFEFE | (e >> 7) & 0x010101) & own & d & 0xAAAAAA
+    h = ((t >> 1) & 0x7F7F7F | (t & 0x010101) << 7) & (u | reach) | h
+    t |= v
+    v = _BITS[t >> 16]
+    v = _BITS[t >> 8 & 255] + v
+    v = _BITS[t & 255] + v
+    # of cross mills, the hole filled from round its ring: at j, j + 8, j + 16
+    t = own >> 8 & own >> 16 & e & 0xAA
+    v = _BITS[t] + v
+    h = (u | d | reach) & t | h
+    t = own >> 16 & e >> 8 & own & 0xAA
+    v = _BITS[t] + v
+    h = (u | d | reach) & t << 8 | h
+    t = own >> 8 & e >> 16 & own & 0xAA
+    v = _BITS[t] + v
+    h = (u | d | reach) & t << 16 | h
+    # closed mills: side, then cross
+    t = u & own & d & 0xAAAAAA
+    v *= 70
+    v = _BITS[t >> 16] * 30 + v
+    v = _BITS[t >> 8 & 255] * 30 + v
+    v = _BITS[t & 255] * 30 + v
+    t = own >> 8 & own >> 16 & own & 0xAA
+    v = _BITS[t] * 30 + v
+    v = _movable(own, e) << 2 | v << 7
+    return (2 if h & (h - 1) else 1 if h else 0) | v
 
 
 def _thirds(own, other):
@@ -84,67 +120,63 @@ def _thirds(own, other):
     their rings.  A side mill is corner, midpoint, corner round a ring; a cross mill the
     same midpoint of the three rings."""
     up = (own << 1) & 0xFEFEFE | (own >> 7) & 0x010101
-    down = (own >> 1) & 0x7F7F7F | (own << 7) & 0x808080
+    down = (own >> 1) & 0x7F7F7F | (own & 0x010101) << 7
     holes = (up & down & 0xAAAAAA  # a midpoint between two own corners
-             | (((down >> 1) & 0x7F7F7F | (down << 7) & 0x808080) & down  # a corner before
+             | (((down >> 1) & 0x7F7F7F | (down & 0x010101) << 7) & down  # a corner before
                 | ((up << 1) & 0xFEFEFE | (up >> 7) & 0x010101) & up) & 0x555555)  # or after two
     mid = own & 0xAAAAAA
-    holes |= (mid >> 8 & mid >> 16 | mid << 8 & mid >> 8 | mid << 8 & mid << 16) & 0xAAAAAA
+    holes |= (mid >> 8 & mid >> 16 | (mid & 0xFFFF) << 8 & mid >> 8
+              | (mid & 0xFFFF) << 8 & (mid & 0xFF) << 16) & 0xAAAAAA
     return holes & _FULL & ~(own | other)
 
 
 def _order_removals(acts, mine, theirs):
     """The removals of stones in the other's open twos first, in place."""
     hot = 0  # the other's stones in open twos
-    for m in MILLS:
-        y = theirs & m
-        if y and y != m and y & (y - 1) and not mine & m:
+    for i in range(len(MILLS)):
+        y = theirs & MILLS[i]
+        if y and y != MILLS[i] and y & (y - 1) and not mine & MILLS[i]:
             hot |= y
-    k = 0
-    for i in range(len(acts)):
-        a = acts[i]
-        if hot >> (a - REMOVE) & 1:
-            acts[i], acts[k] = acts[k], a
-            k += 1
+    _to_front(acts, 0, hot, 0)
     return acts
 
 
 def order(g, acts):
     """Mill-closing actions first, then blocks of the other's open twos; removals of stones
     in the other's open twos first.  In place (no list is made: less for the collector)."""
-    p = g.acting
-    mine, theirs = g.board[p], g.board[1 - p]
-    n = len(acts)
-    if n and acts[0] >= REMOVE:
+    mine = g.board[g.acting]
+    theirs = g.board[1 - g.acting]
+    if acts and acts[0] >= REMOVE:
         return _order_removals(acts, mine, theirs)
-    close = _thirds(mine, theirs)
-    k = 0
-    if close:
-        for i in range(n):
-            a = acts[i]
-            if a >= MOVE:
-                t = (a - MOVE) % 24
-                if not close >> t & 1:
-                    continue
-                f = (a - MOVE) // 24  # no divmod before: its tuple is garbage for most moves
-                for m in MILLS:  # the mill must not need the stone that moves
-                    if m >> t & 1 and not m >> f & 1 and mine & m == m & ~(1 << t):
-                        break
-                else:
-                    continue
-            elif not close >> a & 1:
-                continue
-            acts[i], acts[k] = acts[k], a
-            k += 1
-    block = _thirds(theirs, mine)
-    if block:
-        for i in range(k, n):
-            a = acts[i]
-            t = a if a < MOVE else (a - MOVE) % 24
-            if block >> t & 1:
-                acts[i], acts[k] = acts[k], a
-                k += 1
+    k = _to_front(acts, 0, _thirds(mine, theirs), mine)
+    _to_front(acts, k, _thirds(theirs, mine), 0)
     return acts
+
+
+def _to_front(acts, k, holes, mine):
+    """Move the actions onto the points `holes` to the front of acts[k:], in place, and
+    return where the rest begin; with `mine` (not 0), a move only where it closes a mill of
+    mine without the stone that moves.  (A removal's point is found as a move's:
+    REMOVE - MOVE is 24 * 24.)"""
+    if holes:
+        for i in range(k, len(acts)):
+            a = acts[i]
+            if holes >> (a if a < MOVE else (a - MOVE) % 24) & 1 and (
+                    a < MOVE or not mine or _closes(mine, a)):
+                acts[i] = acts[k]
+                acts[k] = a
+                k += 1
+    return k
+
+
+def _closes(mine, a):
+    """Whether move a closes a mill of mine that does not need the stone that moves."""
+    f = (a - MOVE) // 24  # no divmod: its tuple is garbage
+    a = (a - MOVE) % 24
+    for m in MILLS:
+        if m >> a & 1 and not m >> f & 1 and m & ~(1 << a) == mine & m:
+            return True
+    return False
 
 
 def perfect(g):
