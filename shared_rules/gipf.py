@@ -101,6 +101,7 @@ _LINE_START = (b"\x2c\x40\x54\x68\x7a\x8f\xa4\x00\x0b\x16\x21\x30\x45\x5a\x07\x1
                b"\x1b\x25\x3a\x4f\x64")
 _LINE_LENGTH = (b"\x04\x05\x06\x07\x06\x05\x04\x07\x06\x05\x04\x06\x05\x04\x04\x05"
                 b"\x06\x07\x06\x05\x04")
+_LINE_END = bytes(_LINE_START[l] + _LINE_LENGTH[l] for l in range(NLINES))
 _LINE_RAYS = (b"\x08\x0a\x0c\x0e\x10\x12\x14\x15\x17\x19\x1b\x1d\x1f\x21\x00\x29"
               b"\x02\x20\x04\x1c\x06\x18\x09\x27\x0d\x25\x11\x23\x01\x16\x03\x1a"
               b"\x05\x1e\x07\x22\x0b\x24\x0f\x26\x13\x28")
@@ -111,6 +112,9 @@ _SPOT_LINE = (b"\x00\x07\x0e\x00\x08\x0f\x00\x09\x10\x00\x0a\x11\x01\x0b\x0e\x01
               b"\x0a\x14\x04\x0d\x0f\x04\x0c\x10\x04\x0b\x11\x04\x07\x12\x04\x08"
               b"\x13\x04\x09\x14\x05\x0d\x10\x05\x0c\x11\x05\x0b\x12\x05\x07\x13"
               b"\x05\x08\x14\x06\x0d\x11\x06\x0c\x12\x06\x0b\x13\x06\x07\x14")
+# _SPOT_LINES[s]: the three lines through spot s, as a mask (a push's changed lines)
+_SPOT_LINES = tuple(1 << _SPOT_LINE[3 * s] | 1 << _SPOT_LINE[3 * s + 1] | 1 << _SPOT_LINE[3 * s + 2]
+                    for s in range(NSPOTS))
 _SPOT_PLACE = (b"\x00\x00\x00\x01\x00\x00\x02\x00\x00\x03\x00\x00\x00\x00\x01\x01"
                b"\x01\x01\x02\x01\x01\x03\x01\x01\x04\x01\x00\x00\x00\x02\x01\x01"
                b"\x02\x02\x02\x02\x03\x02\x02\x04\x02\x01\x05\x02\x00\x00\x00\x03"
@@ -153,13 +157,14 @@ def ray_spots(r):
 
 
 def _segment(a):
-    """(line, first place, last place) of a removal action; None if it names no segment."""
+    """The segment of a removal action, packed as for _code; None if it names none."""
     lo, hi = divmod(a - _REMOVE, NSPOTS)
     if lo < hi:
         for d in range(3):
             if _SPOT_LINE[lo * 3 + d] == _SPOT_LINE[hi * 3 + d]:
-                if _SPOT_PLACE[hi * 3 + d] - _SPOT_PLACE[lo * 3 + d] >= 3:
-                    return _SPOT_LINE[lo * 3 + d], _SPOT_PLACE[lo * 3 + d], _SPOT_PLACE[hi * 3 + d]
+                lo, hi = lo * 3 + d, hi * 3 + d
+                if _SPOT_PLACE[hi] - _SPOT_PLACE[lo] >= 3:
+                    return _SPOT_LINE[lo] | _SPOT_PLACE[lo] << _FIRST_AT | _SPOT_PLACE[hi] << _LAST_AT
                 break
     return None
 
@@ -188,6 +193,14 @@ def _crosses(r1, r2):
             place = _SPOT_PLACE[k]
             return (r2 >> _FIRST_AT & _PLACE_BITS) <= place <= (r2 >> _LAST_AT & _PLACE_BITS)
     return False
+
+
+def _alone(r, rows):
+    """Whether row r crosses none of the others."""
+    for r2 in rows:
+        if r2 != r and _crosses(r, r2):
+            return False
+    return True
 
 
 class Game(_Game):
@@ -277,8 +290,9 @@ class Game(_Game):
         seg = _segment(a) if _REMOVE <= a < _END else None
         if seg is None:
             raise NotationError("not a gipf removal: %r" % (a,))
-        o = _LINE_START[seg[0]]
-        return tuple(RAY_SPOTS[o + seg[1]:o + seg[2] + 1])
+        o = _LINE_START[seg & _LINE_BITS]
+        return tuple(RAY_SPOTS[o + (seg >> _FIRST_AT & _PLACE_BITS):
+                               o + (seg >> _LAST_AT & _PLACE_BITS) + 1])
 
     def last_removed(self):
         """The segments the last atomic action took off the board, in order, as
@@ -330,73 +344,75 @@ class Game(_Game):
         room[_SPOT_LINE[s + 1]] -= 1
         room[_SPOT_LINE[s + 2]] -= 1
 
+    def _vacate(self, s):
+        """Empty spot s; returns what stood there."""
+        v = self.cells[s]
+        self.cells[s] = 0
+        room = self._room
+        s *= 3
+        room[_SPOT_LINE[s]] += 1
+        room[_SPOT_LINE[s + 1]] += 1
+        room[_SPOT_LINE[s + 2]] += 1
+        return v
+
     def _rows(self, v, lines=_ALL_LINES):
         """The rows of colour v (1 White, 2 Black; 0 either) on the lines of the mask
         `lines`, each as the segment it takes, packed (see _FIRST_AT); None when none."""
-        cell, room = self.cells, self._room
         rows = None
         while lines:
-            bit = lines & -lines
-            lines ^= bit
-            l = _LINE_OF_BIT[bit % 37]
-            n = _LINE_LENGTH[l]
-            if room[l] > n - 4:  # fewer than 4 pieces: no row
+            l = _LINE_OF_BIT[(lines & -lines) % 37]
+            lines &= lines - 1
+            if self._room[l] > _LINE_LENGTH[l] - 4:  # fewer than 4 pieces: no row
                 continue
-            # 4 in a row on 4 to 7 places always cover the middle place m (hence one row a
-            # line at most): the run of m's colour through m, if 4 long, is the row
-            o = _LINE_START[l]
-            m = (n - 1) >> 1
-            c = cell[RAY_SPOTS[o + m]]
+            # 4 in a row on 4 to 7 places always cover the middle place (hence one row a
+            # line at most): the run of its colour through it, if 4 long, is the row
+            c = self.cells[RAY_SPOTS[_LINE_START[l] + (_LINE_LENGTH[l] - 1 >> 1)]]
             if not c or v and c != v:
                 continue
-            i, j = m, m + 1
-            while i and cell[RAY_SPOTS[o + i - 1]] == c:
-                i -= 1
-            while j < n and cell[RAY_SPOTS[o + j]] == c:
-                j += 1
-            if j - i < 4:
-                continue
-            while i and cell[RAY_SPOTS[o + i - 1]]:  # the segment: every piece beside it
-                i -= 1
-            while j < n and cell[RAY_SPOTS[o + j]]:
-                j += 1
-            if rows is None:
-                rows = []
-            rows.append(l | i << _FIRST_AT | (j - 1) << _LAST_AT)
+            c = self._row(l, c)
+            if c >= 0:
+                if rows is None:
+                    rows = []
+                rows.append(c)
         return rows
 
-    def _take(self, r, owner):
-        """Take a segment (packed as for _code) off the board; return its removal record."""
-        cell, room, res, lost = self.cells, self._room, self.reserves, self.lost
-        o = _LINE_START[r & _LINE_BITS]
-        blk = 0
+    def _row(self, l, c):
+        """The row of colour c through the middle of line l, packed; -1 if the run is short."""
+        cell = self.cells
+        i = _LINE_START[l] + (_LINE_LENGTH[l] - 1 >> 1) - 1  # i and j: the places round
+        j = i + 2  # the run, as indices into RAY_SPOTS
+        while i >= _LINE_START[l] and cell[RAY_SPOTS[i]] == c:
+            i -= 1
+        while j < _LINE_END[l] and cell[RAY_SPOTS[j]] == c:
+            j += 1
+        if j - i < 5:
+            return -1
+        while i >= _LINE_START[l] and cell[RAY_SPOTS[i]]:  # the segment: every piece beside it
+            i -= 1
+        while j < _LINE_END[l] and cell[RAY_SPOTS[j]]:
+            j += 1
+        i += 1 - _LINE_START[l]
+        j -= 1 + _LINE_START[l]
+        return l | i << _FIRST_AT | j << _LAST_AT
+
+    def _take(self, r):
+        """Take a segment (packed as for _code) off the board for the player to act, who
+        owns the row; return its removal record."""
+        o = _LINE_START[r & _LINE_BITS]  # i runs over RAY_SPOTS, the place is i - o
         # every spot of a segment is occupied
-        for i in range(r >> _FIRST_AT & _PLACE_BITS, (r >> _LAST_AT & _PLACE_BITS) + 1):
-            s = RAY_SPOTS[o + i]
-            v = cell[s] - 1
-            if v:
-                blk |= 1 << i
-            if v == owner:
-                res[owner] += 1
-            else:
-                lost[v] += 1
-            cell[s] = 0
-            s *= 3
-            room[_SPOT_LINE[s]] += 1
-            room[_SPOT_LINE[s + 1]] += 1
-            room[_SPOT_LINE[s + 2]] += 1
-        return r & _SEGMENT_BITS | blk << _BLACK_AT | owner << _OWNER_AT
+        for i in range(o + (r >> _FIRST_AT & _PLACE_BITS), o + (r >> _LAST_AT & _PLACE_BITS) + 1):
+            v = self._vacate(RAY_SPOTS[i]) - 1  # 0 White, 1 Black
+            r |= v << _BLACK_AT << i - o
+            (self.reserves if v == self._p else self.lost)[v] += 1
+        return r | self._p << _OWNER_AT
 
     def _untake(self, rec):
-        o, owner = _LINE_START[rec & _LINE_BITS], rec >> _OWNER_AT & 1
-        blk = rec >> _BLACK_AT & _BLACK_BITS
-        for i in range(rec >> _FIRST_AT & _PLACE_BITS, (rec >> _LAST_AT & _PLACE_BITS) + 1):
-            c = blk >> i & 1
-            self._put(RAY_SPOTS[o + i], c + 1)
-            if c == owner:
-                self.reserves[owner] -= 1
-            else:
-                self.lost[c] -= 1
+        o = _LINE_START[rec & _LINE_BITS]  # as in _take
+        for i in range(o + (rec >> _FIRST_AT & _PLACE_BITS),
+                       o + (rec >> _LAST_AT & _PLACE_BITS) + 1):
+            c = (rec >> _BLACK_AT >> i - o & 1) + 1
+            self._put(RAY_SPOTS[i], c)
+            (self.reserves if c - 1 == rec >> _OWNER_AT & 1 else self.lost)[c - 1] -= 1
 
     def _resolve(self, lines):
         """Take rows, the mover's colour first, until a choice is owed or the turn is over.
@@ -410,20 +426,11 @@ class Game(_Game):
                 c = self._p
                 rows = self._rows(c + 1, lines)
                 if rows:
-                    alone = []
-                    for r in rows:
-                        for r2 in rows:
-                            if r2 != r and _crosses(r, r2):
-                                break
-                        else:
-                            alone.append(r)
-                    if not alone:
+                    rows = self._take_alone(rows)
+                    if not rows:
                         self._pending = 1
                         return taken
-                    alone.sort(key=_code)  # all at once (disjoint); records in notation order
-                    for r in alone:
-                        self._hist.append(self._take(r, c))
-                    taken += len(alone)
+                    taken += rows
                 elif c == self._mover:
                     self.to_move = self._p = 1 - c
                 else:
@@ -434,6 +441,18 @@ class Game(_Game):
         if not self.reserves[c]:
             self._result, self.to_move = (1 - c, RESERVE), None
         return taken
+
+    def _take_alone(self, rows):
+        """Take the rows of the player to act that cross no other (all at once: they are
+        disjoint), with their removal records in notation order; returns how many (0: the
+        owner chooses)."""
+        rows.sort(key=_code)
+        n = len(self._hist)
+        for r in rows:
+            if _alone(r, rows):
+                r = self._take(r)
+                self._hist.append(r)
+        return len(self._hist) - n
 
     # -- rules -----------------------------------------------------------------------------
     def legal(self):
@@ -460,38 +479,43 @@ class Game(_Game):
             return a >= _REMOVE and a in self.legal()
         return a < NRAYS and self._room[RAY_LINE[a]] > 0
 
+    # (the search plays and takes back at every node: these functions and the ones they call
+    # keep their frames within 11 words, on the C stack: see tests/bench/frames.py)
     def play_unchecked(self, a):
-        hist = self._hist
         p = self._p
         info = a | p << _SIDE_AT | self._mover << _MOVER_AT | self._pending << _PENDING_AT
         if a < NRAYS:
-            o, cell = RAY_START[a], self.cells
-            k = 0
-            while cell[RAY_SPOTS[o + k]]:
-                k += 1
-            info |= k << _CHAIN_AT  # the chain ends on the ray's k-th spot, empty before
-            self._put(RAY_SPOTS[o + k], 0)  # counts the new spot; its colour is set just below
-            # the lines through the spots whose colour changed: the ray's own line and the two
-            # across each such spot (a chain of one colour moves on without changing its spots)
-            lines = 1 << RAY_LINE[a]
-            while k >= 0:
-                s = RAY_SPOTS[o + k]
-                c = cell[RAY_SPOTS[o + k - 1]] if k else p + 1  # what moves onto s
-                if cell[s] != c:
-                    cell[s] = c
-                    s *= 3
-                    lines |= 1 << _SPOT_LINE[s] | 1 << _SPOT_LINE[s + 1] | 1 << _SPOT_LINE[s + 2]
-                k -= 1
+            lines = self._push(a, p)
+            info |= lines >> NLINES << _CHAIN_AT
+            lines &= _ALL_LINES
             self.reserves[p] -= 1
-            taken = 0
         else:
-            l, sa, sb = _segment(a)
-            hist.append(self._take(l | sa << _FIRST_AT | sb << _LAST_AT, p) | _CHOSEN)
+            lines = self._take(_segment(a)) | _CHOSEN
+            self._hist.append(lines)
             lines = _ALL_LINES  # the rows still owed stand where the push put them
-            taken = 1
-        taken += self._resolve(lines)
-        hist.append(info | taken << _RECORDS_AT)
+            info |= 1 << _RECORDS_AT
+        info += self._resolve(lines) << _RECORDS_AT
+        self._hist.append(info)
         self._plies += 1
+
+    def _push(self, a, p):
+        """Push a piece of p's in along ray a: each piece of the chain moves on one spot.
+        Returns the lines through the spots whose colour changed (a chain of one colour
+        moves on without changing its spots), with at bit NLINES the chain's end k (the
+        ray's k-th spot, the empty one the push fills)."""
+        cell = self.cells
+        i = RAY_START[a]
+        lines = 1 << RAY_LINE[a]
+        p += 1  # the colour moving onto spot s
+        s = RAY_SPOTS[i]
+        while cell[s]:
+            if cell[s] != p:
+                lines |= _SPOT_LINES[s]
+                cell[s], p = p, cell[s]
+            i += 1
+            s = RAY_SPOTS[i]
+        self._put(s, p)
+        return lines | _SPOT_LINES[s] | (i - RAY_START[a]) << NLINES
 
     def undo(self):
         hist = self._hist
@@ -501,23 +525,24 @@ class Game(_Game):
         self._plies -= 1
         for _ in range(info >> _RECORDS_AT):
             self._untake(pop(hist))
-        a, p = info & _ACTION_BITS, info >> _SIDE_AT & 1
-        if a < NRAYS:
-            o, cell, room = RAY_START[a], self.cells, self._room
-            k = info >> _CHAIN_AT & _CHAIN_BITS
-            for i in range(k):
-                cell[RAY_SPOTS[o + i]] = cell[RAY_SPOTS[o + i + 1]]
-            s = RAY_SPOTS[o + k]
-            cell[s] = 0
-            s *= 3
-            room[_SPOT_LINE[s]] += 1
-            room[_SPOT_LINE[s + 1]] += 1
-            room[_SPOT_LINE[s + 2]] += 1
+        p = info >> _SIDE_AT & 1
+        if info & _ACTION_BITS < NRAYS:
+            self._unpush(info)
             self.reserves[p] += 1
         self.to_move = self._p = p
         self._mover = info >> _MOVER_AT & 1
         self._pending = info >> _PENDING_AT & 1
         self._result = None
+
+    def _unpush(self, info):
+        """Take back the push of action record `info`: the chain moves back one spot."""
+        cell = self.cells
+        i = RAY_START[info & _ACTION_BITS]
+        end = i + (info >> _CHAIN_AT & _CHAIN_BITS)
+        while i < end:
+            cell[RAY_SPOTS[i]] = cell[RAY_SPOTS[i + 1]]
+            i += 1
+        self._vacate(RAY_SPOTS[end])
 
     def copy(self):
         g = Game(**self.options)

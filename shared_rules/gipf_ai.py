@@ -24,32 +24,37 @@ def evaluate(g, p):
     return 100 * (total[p] - lost[p] - total[q] + lost[q])
 
 
-_seen = bytearray(37)  # order()'s scratch: the empty spots already entered
 _ENTRY = bytes(RAY_SPOTS[RAY_START[r]] for r in range(_NRAYS))  # the spot a push enters
 
 
 def order(g, acts):
     """Pushes that move a chain first; of the pushes onto an empty spot only one per spot:
     they all leave the same position, whichever dot they come from.  In place."""
-    n = len(acts)
-    if not n or acts[0] >= _NRAYS:
+    if not acts or acts[0] >= _NRAYS:
         return acts
-    cell, seen, entry = g.cells, _seen, _ENTRY
-    k = 0
-    for i in range(n):  # the chains to the front
-        a = acts[i]
-        if cell[entry[a]]:
-            acts[i], acts[k] = acts[k], a
-            k += 1
-    j = k
-    for i in range(k, n):  # then the first push onto each empty spot
-        a = acts[i]
-        s = entry[a]
-        if not seen[s]:
-            seen[s] = 1
-            acts[j] = a
+    return _order(g.cells, acts)
+
+
+def _order(cell, acts):
+    # (apart from order: a frame of 11 words, on the C stack, at every node of the search;
+    # x is an action in the first loop, then a spot)
+    entry = _ENTRY
+    j = 0
+    for i in range(len(acts)):  # the chains to the front
+        x = acts[i]
+        if cell[entry[x]]:
+            acts[i] = acts[j]
+            acts[j] = x
             j += 1
-    for i in range(k, j):
-        seen[entry[acts[i]]] = 0
+    for i in range(j, len(acts)):  # then the first push onto each empty spot, marked 3
+        x = entry[acts[i]]
+        if not cell[x]:
+            cell[x] = 3
+            acts[j] = acts[i]
+            j += 1
+    for i in range(j):  # the spots marked are empty again
+        x = entry[acts[i]]
+        if cell[x] == 3:
+            cell[x] = 0
     del acts[j:]
     return acts
