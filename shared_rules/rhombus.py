@@ -348,8 +348,9 @@ class Game(_Game):
         _Game.play(self, a)
 
     def play_unchecked(self, a):
+        # (a frame of 11 words, on the C stack: the bids reuse a and p, see below)
         s = self.state
-        self.hist.append(a | s << 7)
+        self.hist.append(s << 7 | a)
         p = s >> _P_AT & 1
         if a >= BID:
             b = _SECRET if a == HIDDEN_BID else a - (BID - 1)
@@ -357,11 +358,11 @@ class Game(_Game):
                 self.state = s | b | 1 << _P_AT
                 self.to_move = 1
                 return
-            b0 = s & _BID_BITS
-            first = 0 if b0 < b else 1 if b < b0 else s >> _FIRST_AT & 1
-            self.state = (s & ~(1 << _P_AT | 1 << _FIRST_AT) | b << 3 | b0 << _LEFT_AT
-                       | b << _LEFT_AT + 3 | first << _P_AT | first << _FIRST_AT)
-            self.to_move = first
+            a = s & _BID_BITS  # Black's bid; b is White's
+            p = 0 if a < b else 1 if b < a else s >> _FIRST_AT & 1  # who places first
+            self.state = (s & ~(1 << _P_AT | 1 << _FIRST_AT) | b << 3 | a << _LEFT_AT
+                       | b << _LEFT_AT + 3 | p << _P_AT | p << _FIRST_AT)
+            self.to_move = p
             return
         self.cells[a] = p + 1
         cursor = s >> _CUR_AT  # bits 14-21, the top of state

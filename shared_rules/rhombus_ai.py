@@ -14,23 +14,29 @@ Reads the rules' public state, read-only (rhombus.py: cells, 0 empty, 1 Black, 2
 i = rank * 8 + file; hist, one int per action with the action in its low 7 bits; state, the
 stones to place, the side to act and the Current Line's next cell and direction).
 """
-from array import array
-
 from shared_rules.rhombus import LINE
-from shared_rules.search import Rng
+from shared_rules.search import Rng, const
 
 NODES = (49, 100, 200, 1249)  # beginner, easy, normal, hard (tests/bench/ladder.py)
 OVERLOOK = 60  # % of its moves the beginner overlooks (tests/bench/ladder.py spaces the levels)
 UNIT = 20  # evaluate() of a few points: the scale of stonegrid replay --analyse's marks
 
-_NONE = 64  # rhombus._cur when no Line is under way
-FILLS = 8  # patterns: fewer foretell the end worse (at 230 units 6 won 57%, 8 won 77%)
+_NONE = const(64)  # rhombus._cur when no Line is under way
+FILLS = const(8)  # patterns: fewer foretell the end worse (at 230 units 6 won 57%, 8 won 77%)
+# _work: one list, so that _update() reaches it all through one local (its frame must fit in
+# 11 words): _work[256 + m] the packed runs of mask m (_runs()); from _MASKS, 16 masks per
+# pattern, White's 8 files then Black's 8 ranks, each kept as 256 + the mask: its runs' index;
+# _work[i >> 3] the sum of the runs of the 8 masks from i, so that from _SUMS White's and
+# Black's sums alternate.  The rest is unused.
+_MASKS = const(256 - 16 * FILLS)
+_SUMS = const(_MASKS >> 3)
 
 
 def _runs():
-    """Per 8-bit mask, its runs packed: ones | twos << 6 | threes << 11 | fours << 16 |
-    (cells in runs of 5+) << 20 (fields wide enough for the sum over 8 masks)."""
-    t = array("i", range(256))  # 4 bytes an entry, not a list's 8 on a 64-bit port
+    """_work with the run table: per 8-bit mask, its runs packed: ones | twos << 6 |
+    threes << 11 | fours << 16 | (cells in runs of 5+) << 20 (fields wide enough for the sum
+    over 8 masks)."""
+    t = [0] * 512
     for m in range(256):
         v = run = 0
         for k in range(9):
@@ -39,7 +45,7 @@ def _runs():
             elif run:
                 v += (1, 1 << 6, 1 << 11, 1 << 16)[run - 1] if run < 5 else run << 20
                 run = 0
-        t[m] = v
+        t[256 + m] = v
     return t
 
 
@@ -59,22 +65,13 @@ def _patterns():
     return bytes(black), bytes(white)
 
 
-_RUNS = _runs()
+_work = _runs()
 _BLACK, _WHITE = _patterns()
 del _runs, _patterns
 # the root of the current search: [id of the game (not the game: it would stay alive
 # after the search), history length, the last history entry then,
-# then each pattern's full board at the root, Black's ranks and White's files (8 masks per
-# pattern), and their packed runs, Black's and White's per pattern]
-_root = [None, 0, None, None, None, None, None]
-_masks = ([0] * (8 * FILLS), [0] * (8 * FILLS))  # the working copies
-_sums = ([0] * FILLS, [0] * FILLS)  # packed runs of the position evaluated last
-
-
-def _sum8(m, at):
-    """The packed runs of the 8 masks m[at:at + 8]."""
-    return (_RUNS[m[at]] + _RUNS[m[at + 1]] + _RUNS[m[at + 2]] + _RUNS[m[at + 3]]
-            + _RUNS[m[at + 4]] + _RUNS[m[at + 5]] + _RUNS[m[at + 6]] + _RUNS[m[at + 7]])
+# then _work's sums and masks for each pattern's full board at the root]
+_root = [None, 0, None, None, None]
 
 
 def prepare(g):
@@ -90,102 +87,108 @@ def prepare(g):
         elif c == 2:
             wm[u] |= 1 << v
             bem[v] &= ~(1 << u)
-    fb = [0] * (8 * FILLS)
-    fw = [0] * (8 * FILLS)
-    for k in range(0, 8 * FILLS, 8):
+    t = _work
+    for k in range(FILLS):
+        i = _MASKS + 16 * k
+        w = b = 0
         for j in range(8):
-            fb[k + j] = bm[j] | bem[j] & _BLACK[k + j]
-            fw[k + j] = wm[j] | wem[j] & _WHITE[k + j]
+            t[i + j] = c = 256 | wm[j] | wem[j] & _WHITE[k * 8 + j]
+            w += t[c]
+            t[i + 8 + j] = c = 256 | bm[j] | bem[j] & _BLACK[k * 8 + j]
+            b += t[c]
+        t[i >> 3] = w
+        t[(i >> 3) + 1] = b
     r = _root
     n = len(g.hist)
     r[0], r[1], r[2] = id(g), n, g.hist[n - 1] if n else None
-    r[3], r[4] = fb, fw
-    r[5] = [_sum8(fb, k) for k in range(0, 8 * FILLS, 8)]
-    r[6] = [_sum8(fw, k) for k in range(0, 8 * FILLS, 8)]
+    r[3], r[4] = t[_SUMS:_SUMS + 2 * FILLS], t[_MASKS:256]
 
 
 def _update(g):
-    """Fill _sums for g: the root's, changed by the stones placed since the root and by those
-    still owed along the Current Line."""
-    r = _root
-    hist = g.hist
-    n = r[1]
-    if r[0] != id(g) or len(hist) < n or (n and hist[n - 1] != r[2]):
+    """Set _work's sums for g: the root's, changed by the stones placed since the root and by
+    those still owed along the Current Line."""
+    # (a frame of 11 words, on the C stack: i counts on past the history, the owed stones,
+    # and j, old, bit and e serve for several things in turn)
+    i = _root[1]
+    if _root[0] != id(g) or len(g.hist) < i or (i and g.hist[i - 1] != _root[2]):
         prepare(g)
-    fb, fw = _masks
-    fb[:] = r[3]  # in place: nothing for the collector
-    fw[:] = r[4]
-    fsb, fsw = _sums
-    fsb[:] = r[5]
-    fsw[:] = r[6]
-    runs, cells, black = _RUNS, g.cells, _BLACK
-    i = r[1]
-    s = g.state  # its fields (rhombus.py): stones to place at bits 6 and 9, side 12, cursor 14-21
-    cur, step = s >> 14 & 127, -7 if s >> 21 & 1 else 7
-    p = s >> 12 & 1
-    left0, left1 = s >> 6 & 7, s >> 9 & 7
+        i = _root[1]
+    t = _work
+    t[_SUMS:_SUMS + 2 * FILLS] = _root[3]  # in place: nothing for the collector
+    t[_MASKS:256] = _root[4]
     while True:
-        if i < len(hist):
-            a = hist[i] & 127
-            i += 1
-            if a >= 64:
+        old = i - len(g.hist)
+        i += 1
+        if old < 0:  # history entry i - 1: a placement since the root, or a bid
+            j = g.hist[old] & 127
+            if j >= 64:
                 continue
-            c = cells[a]
-        elif cur != _NONE and (left0 or left1) and g.to_move is not None:
-            a = cur
-            n = a + step
-            cur = n if 0 <= n < 64 and LINE[n] == LINE[a] else _NONE
-            if p:
-                c = 2
-                left1 -= 1
-                if not left1:
-                    p = 0
-            else:
-                c = 1
-                left0 -= 1
-                if not left0:
-                    p = 1
+            old = g.cells[j]  # the stone's side, 1 Black, 2 White
+        else:  # the old-th stone still owed along the Current Line, if any; the state's fields
+            # (rhombus.py): stones to place at bits 6 and 9, side 12, the Line's next cell 14-20
+            # and direction 21
+            j = g.state
+            bit = j >> 14 & 127
+            e = bit - 7 * old if j >> 21 & 1 else bit + 7 * old  # the old-th cell from bit
+            if bit == _NONE or g.to_move is None or not 0 <= e < 64 or LINE[e] != LINE[bit]:
+                break
+            bit = j >> 12 & 1  # the side to place, its stones first, then the other's
+            if old >= j >> 3 * bit + 6 & 7:
+                old -= j >> 3 * bit + 6 & 7
+                bit ^= 1
+                if old >= j >> 3 * bit + 6 & 7:
+                    break
+            old = bit + 1
+            j = e
+        # the cell goes over to the stone's side in the patterns that gave it to the other:
+        # j steps over the other's masks that hold it (16 a pattern), where it is bit; the
+        # stone's side's is at j + e, where it is the bit j & 7
+        if old == 1:
+            bit = 1 << (j >> 3)
+            e = 8 + (j >> 3) - (j & 7)
+            j = _MASKS + (j & 7)
         else:
-            break
-        u, v = a & 7, a >> 3
-        bu, bv = 1 << u, 1 << v
-        other = 0 if c == 1 else bu  # a pattern that gave the cell to the other side
-        for k in range(FILLS):
-            j = k * 8
-            if black[j + v] & bu == other:  # changes: the cell goes over to c, both masks
-                old = fb[j + v]
-                new = old ^ bu
-                fb[j + v] = new
-                fsb[k] += runs[new] - runs[old]
-                old = fw[j + u]
-                new = old ^ bv
-                fw[j + u] = new
-                fsw[k] += runs[new] - runs[old]
+            bit = 1 << (j & 7)
+            e = (j & 7) - (j >> 3) - 8
+            j = _MASKS + 8 + (j >> 3)
+        while j < 256:
+            old = t[j]
+            if old & bit:
+                t[j] = old ^ bit
+                old = t[t[j]] - t[old]
+                t[j >> 3] += old
+                old = t[j + e]
+                t[j + e] = old ^ 1 << (j & 7)
+                old = t[t[j + e]] - t[old]
+                t[j + e >> 3] += old
+            j += 16
 
 
 def evaluate(g, p):
     """The score differences of the patterns' full boards, added up (see the module text)."""
     _update(g)
-    fsb, fsw = _sums
     v = 0
-    for k in range(2 * FILLS):
-        # rhombus.score_counts of the packed runs, inline: with m2, m3, m4 the least of
-        # the counts of heights 1..2, 1..3, 1..4, the greedy combinations are worth
-        # ones - 2 twos - 3 threes - 4 fours - cells in 5+ + 5 m2 + 8 m3 + 11 m4
-        s = fsb[k] if k < FILLS else fsw[k - FILLS]
-        a, m = s & 63, s >> 6 & 31
-        x = a - 2 * m - 3 * (s >> 11 & 31) - 4 * (s >> 16 & 15) - (s >> 20)
+    k = _SUMS
+    while k < _SUMS + 2 * FILLS:
+        # White's and Black's sums alternate: v changes sign before each, to end as Black's
+        # less White's.  rhombus.score_counts of the packed runs, inline: with m the least of
+        # the counts of heights 1..2, 1..3, 1..4 in turn, the greedy combinations are worth
+        # ones - 2 twos - 3 threes - 4 fours - cells in 5+ + 5 m + 8 m + 11 m
+        s = _work[k]
+        k += 1
+        a = s & 63
+        m = s >> 6 & 31
+        v = a - v - m * 2 - (s >> 11 & 31) * 3 - (s >> 16 & 15) * 4 - (s >> 20)
         if a < m:
             m = a
-        x += 5 * m
+        v += 5 * m
         a = s >> 11 & 31
         if a < m:
             m = a
-        x += 8 * m
+        v += 8 * m
         a = s >> 16 & 15
         if a < m:
             m = a
-        x += 11 * m
-        v += x if k < FILLS else -x
+        v += 11 * m
     v -= FILLS >> 1  # Black needs strictly more: a tie is half a point short
     return v if p == 0 else -v
