@@ -8,7 +8,8 @@ not model the flash's XIP cache misses or bus contention (tests/bench/README.md)
   - free heap at main.py's start, with the menu up, after each game;
   - boot: ms from reset to the menu's first frame on the LEDs (the pico-ws2812 profile);
   - per game: a device-vs-device game at the default level is recorded under CPython, then
-    replayed on the device's Play screen; at --moves plies spread over the game, the device's
+    replayed on the device's Play screen; at --moves plies spread over the game, what one
+    evaluation leaves on the heap (a long int, 30 bits or more, is garbage), the device's
     search at each level is timed (mean, slowest), and run again sampling gc.mem_alloc()
     between its steps (the peak in use, garbage included: the app collects every GC_EVERY
     bytes); a frame there is timed (the view's render, the WS2812 write); the default level's
@@ -298,6 +299,8 @@ def main(argv=None):
     for f in by.get("agree", []):
         print("%s: the device's %s action is CPython's at %d of %d plies"
               % (f["game"], f["level"], f["same"], f["of"]))
+    for f in by.get("garbage", []):
+        print("%s: an evaluation leaves at most %d bytes on the heap" % (f["game"], f["evaluate"]))
     rates = playout_rates(rules[0], rules[1])
     for game_id in games if rates else ():
         ours, plies = rates["fw/a", game_id]

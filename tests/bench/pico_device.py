@@ -53,8 +53,9 @@ def first_frame():
 
 
 def game(app, game_id, actions, samples, levels, check_level, peaks=True):
-    """Replay a recorded game on the app's Play screen; at each sampled ply draw a frame and
-    time the device's search at each level, twice: once timed alone, once sampling the heap
+    """Replay a recorded game on the app's Play screen; at each sampled ply weigh what one
+    evaluation leaves on the heap, draw a frame and time the device's search at each level,
+    twice: once timed alone, once sampling the heap
     in use between its steps (the same search: same position, same seed; not with peaks
     False)."""
     from app import play
@@ -71,9 +72,14 @@ def game(app, game_id, actions, samples, levels, check_level, peaks=True):
     peaks = dict((level, 0) for level in levels)
     units = dict((level, 0) for level in levels)
     frames = []
-    agree = 0
+    agree = garbage = 0
     for ply in range(len(actions) + 1):
         if ply in samples:
+            if g.result() is None:  # the heap an evaluation leaves: a long int is garbage
+                gc.collect()
+                before = gc.mem_alloc()
+                ai.evaluate(g, g.to_move)
+                garbage = max(garbage, gc.mem_alloc() - before)
             screen.changed()  # what the app does after every action: the view's targets
             now = time.ticks_ms()
             t0 = time.ticks_us()
@@ -113,6 +119,7 @@ def game(app, game_id, actions, samples, levels, check_level, peaks=True):
                      "render_max_us": max(f[0] for f in frames),
                      "show_us": sum(f[1] for f in frames) // len(frames),
                      "show_max_us": max(f[1] for f in frames)})
+    figure("garbage", {"game": game_id, "evaluate": garbage})
     figure("agree", {"game": game_id, "level": check_level, "same": agree,
                      "of": len([p for p in samples if p < len(actions)])})
     from app.menu import Menu
