@@ -5,7 +5,7 @@ board, hand, men, pending, acting) instead of calling stone_at() 24 times per po
 """
 from shared_rules.morris import MILLS, MOVE, REMOVE
 
-NODES = (83, 83, 429, 2300)  # beginner, easy, normal, hard (tests/bench/ladder.py)
+NODES = (83, 83, 429, 2100)  # beginner, easy, normal, hard (tests/bench/ladder.py)
 OVERLOOK = 15  # % of its moves the beginner overlooks (tests/bench/ladder.py spaces the levels)
 LOADS = ("morris_endgame",)  # by perfect(), once an endgame can arise
 UNIT = 1000  # evaluate() of a stone: the scale of stonegrid replay --analyse's marks
