@@ -102,6 +102,8 @@ _LINE_START = (b"\x2c\x40\x54\x68\x7a\x8f\xa4\x00\x0b\x16\x21\x30\x45\x5a\x07\x1
 _LINE_LENGTH = (b"\x04\x05\x06\x07\x06\x05\x04\x07\x06\x05\x04\x06\x05\x04\x04\x05"
                 b"\x06\x07\x06\x05\x04")
 _LINE_END = bytes(_LINE_START[l] + _LINE_LENGTH[l] for l in range(NLINES))
+# where each line's middle spot stands in RAY_SPOTS
+_LINE_MIDDLE = bytes(_LINE_START[l] + (_LINE_LENGTH[l] - 1 >> 1) for l in range(NLINES))
 _LINE_RAYS = (b"\x08\x0a\x0c\x0e\x10\x12\x14\x15\x17\x19\x1b\x1d\x1f\x21\x00\x29"
               b"\x02\x20\x04\x1c\x06\x18\x09\x27\x0d\x25\x11\x23\x01\x16\x03\x1a"
               b"\x05\x1e\x07\x22\x0b\x24\x0f\x26\x13\x28")
@@ -366,7 +368,7 @@ class Game(_Game):
                 continue
             # 4 in a row on 4 to 7 places always cover the middle place (hence one row a
             # line at most): the run of its colour through it, if 4 long, is the row
-            c = self.cells[RAY_SPOTS[_LINE_START[l] + (_LINE_LENGTH[l] - 1 >> 1)]]
+            c = self.cells[RAY_SPOTS[_LINE_MIDDLE[l]]]
             if not c or v and c != v:
                 continue
             c = self._row(l, c)
@@ -379,7 +381,7 @@ class Game(_Game):
     def _row(self, l, c):
         """The row of colour c through the middle of line l, packed; -1 if the run is short."""
         cell = self.cells
-        i = _LINE_START[l] + (_LINE_LENGTH[l] - 1 >> 1) - 1  # i and j: the places round
+        i = _LINE_MIDDLE[l] - 1  # i and j: the places round
         j = i + 2  # the run, as indices into RAY_SPOTS
         while i >= _LINE_START[l] and cell[RAY_SPOTS[i]] == c:
             i -= 1

@@ -36,8 +36,15 @@ PER_NODE = 100  # a function called once per this many units of the search's wor
 ONCE = ("step", "__init__", "prepare")
 
 
-def frames(path):
-    """[(function, first line of its code, words)] of the file's code blocks."""
+def frames(path, _known={}):
+    """[(function, first line of its code, words)] of the file's code blocks (each file
+    compiled once a run)."""
+    if path not in _known:
+        _known[path] = _compiled(path)
+    return _known[path]
+
+
+def _compiled(path):
     with open(path) as f:
         source = f.read()
     out = subprocess.run([tool("micropython"), "-v", "-v", "-c", "compile(%r, %r, 'exec')" % (
