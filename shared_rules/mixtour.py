@@ -55,19 +55,21 @@ SQUARES = ("a1", "b1", "c1", "d1", "e1", "a2", "b2", "c2", "d2", "e2",
 STEP = (1, -1, 5, -5, 6, -4, 4, -6)  # E W N S NE SE NW SW as square index steps
 
 _FULL = const(0x1FFFFFF)  # the 25 squares
-# Per direction (in STEP's order), three ints: the squares that have a neighbour that way,
-# and the shifts that take a mask one step that way (one of the two is 0: ints stay below
-# 2^25; their difference is the step).  One flat tuple: a tuple of tuples is built by code at
-# import, 2K of heap more.
+# Per direction, at the index of its step (a negative one counts from the end): the squares
+# that have a neighbour that way | the next direction's step << 25, in STEP's order, 0 after
+# the last.  legal() walks the directions by it with a small frame; |ints| stay below 2^28.
 _DIRECTIONS = (
-    0xF7BDEF, 1, 0,       # E
-    0x1EF7BDE, 0, 1,      # W
-    0xFFFFF, 5, 0,        # N
-    0x1FFFFE0, 0, 5,      # S
-    0x7BDEF, 6, 0,        # NE
-    0xF7BDE0, 0, 4,       # SE
-    0xF7BDE, 4, 0,        # NW
-    0x1EF7BC0, 0, 6,      # SW
+    0,
+    0xF7BDEF | -1 << 25,  # 1: E, then W
+    0, 0,
+    0xF7BDE | -6 << 25,  # 4: NW, then SW
+    0xFFFFF | -5 << 25,  # 5: N, then S
+    0x7BDEF | -4 << 25,  # 6: NE, then SE
+    0x1EF7BC0,  # -6: SW, the last
+    0x1FFFFE0 | 6 << 25,  # -5: S, then NE
+    0xF7BDE0 | 4 << 25,  # -4: SE, then NW
+    0, 0,
+    0x1EF7BDE | 5 << 25,  # -1: W, then N
 )
 # The square of a one-bit mask: 2^i % 37 differs for every i < 36 (2 generates the units
 # mod 37), so one small table stands in for a loop or a dict (255: no square).
@@ -153,50 +155,55 @@ def _count(g, by):
 
 def _back(g):
     """Take back g's last action, the counts aside."""
-    hist = g._hist
-    info = pop(hist)
-    a = pop(hist)
-    p = 1 - g.acting
-    g.to_move = g.acting = p
-    g._ban = info & 4095
-    g._passed = info >> 12 & 1
+    # Few names, each reused, and short expressions (masks[i] = masks[i] ^ bit, not ^=): a
+    # frame above 11 words goes on the heap at every call.
+    x = g._hist
+    y = pop(x)  # the packed state before the action
+    a = pop(x)
+    x = 1 - g.acting
+    g.to_move = g.acting = x
+    g._ban = y & 4095
+    g._passed = y >> 12 & 1
     g._result = None
     b, masks = g.board, g._masks
     if a < _MOVE:
         b[a] = 0
-        masks[0] ^= 1 << a
-        masks[1] ^= 1 << a
-        g._res[p] += 1
+        masks[0] = masks[0] ^ 1 << a
+        masks[1] = masks[1] ^ 1 << a
+        g._res[x] += 1
     elif a != PASS:
-        a -= _MOVE
-        n = a // _PAIRS + 1
-        f = a % _PAIRS // 25
-        t = a % 25
-        tv = b[t]
-        if tv:
-            th = tv & 7
-            keep = th - n
-            moved = tv >> (3 + keep)
-            b[t] = keep | (tv >> 3 & ((1 << keep) - 1)) << 3
-            masks[th] ^= 1 << t
-            masks[keep] ^= 1 << t
+        a -= _MOVE  # n - 1 = a // _PAIRS, from = a % _PAIRS // 25, to = a % 25
+        f = a % 25  # the square moved onto
+        x = b[f]
+        if x:
+            y = x & 7
+            masks[y] = masks[y] ^ 1 << f
+            y -= a // _PAIRS + 1  # the pieces that stay
+            masks[y] = masks[y] ^ 1 << f
+            b[f] = ((1 << y) - 1 & x >> 3) << 3 | y
+            x >>= 3 + y  # the colours moved back, bottom first
         else:  # the move scored: rebuild the stack it removed
-            d = distance(f, t)
-            h = d + n
-            c = info >> 14 & 255
-            reds = _count_red(c, h)
-            g._res[1] -= reds
-            g._res[0] -= h - reds
-            g.scores[c >> (h - 1) & 1] -= 1
-            b[t] = d | (c & ((1 << d) - 1)) << 3
-            masks[0] ^= 1 << t
-            masks[d] ^= 1 << t
-            moved = c >> d
-        fv = b[f]
-        fh = fv & 7
-        b[f] = (fh + n) | (fv >> 3 | moved << fh) << 3
-        masks[fh] ^= 1 << f
-        masks[fh + n] ^= 1 << f
+            x = distance(a % _PAIRS // 25, f)  # its height before
+            y = y >> 14 & 255  # the colours of the stack removed, bottom first
+            b[f] = ((1 << x) - 1 & y) << 3 | x
+            masks[0] = masks[0] ^ 1 << f
+            masks[x] = masks[x] ^ 1 << f
+            f = x + a // _PAIRS + 1  # the height removed
+            f = _count_red(y, f)
+            g._res[1] -= f
+            f = x + a // _PAIRS + 1 - f
+            g._res[0] -= f
+            f = y >> (x + a // _PAIRS) & 1  # the owner of its top piece
+            g.scores[f] -= 1
+            x = y >> x
+        f = a % _PAIRS // 25  # the square moved from
+        y = b[f]
+        x = y >> 3 | x << (y & 7)
+        y &= 7
+        masks[y] = masks[y] ^ 1 << f
+        y += a // _PAIRS + 1
+        masks[y] = masks[y] ^ 1 << f
+        b[f] = y | x << 3
 
 
 def _read_stacks(field, s):
@@ -317,49 +324,48 @@ class Game(_Game):
     def legal(self):
         """Entries, then moves by direction in STEP's order, then distance, then the square
         moved onto, then pieces; or the pass when there is neither."""
+        # Few names, each reused: a frame above 11 words goes on the heap at every call.
         if self._result is not None:
             return []
-        masks, b = self._masks, self.board
         # Room for most positions' actions at once: grown from empty it doubles to 128 items
         # past 64, a kilobyte in one piece (what the smallest heap ran out of).
         out = [0] * 36
         del out[:]  # keeps the room
         add = out.append
-        empty = masks[0]
-        square = _SQUARE_OF
         if self._res[self.acting]:
-            e = empty
-            while e:  # lowest square first
-                low = e & -e
-                e ^= low
-                add(square[low % 37])
-        stacks = _FULL ^ empty
-        dirs = _DIRECTIONS
-        for i in range(0, 24, 3):
-            pre, up = dirs[i], dirs[i + 1]  # pairs: three at once would build a tuple
-            down = dirs[i + 2]
-            # All stacks at once: the squares k steps away along open squares; those that
+            reach = self._masks[0]
+            while reach:  # the empty squares, lowest first
+                a = _SQUARE_OF[(reach & -reach) % 37]
+                reach ^= 1 << a
+                add(a)
+        s = STEP[0]
+        while s:
+            # All stacks at once: the squares k steps away along empty squares; those that
             # hold a stack k high are targets (the first stack on a line ends it).
-            reach = (stacks & pre) << up >> down
+            lane = _DIRECTIONS[s]
+            reach = (_FULL ^ self._masks[0]) & lane
+            lane &= self._masks[0]  # the empty squares a line goes on from
+            reach = reach << s if s > 0 else reach >> -s
             k = 1
             while reach:
-                hits = reach & masks[k]
-                back = k * (up - down)  # from a target to the stack that reaches it
-                while hits:
-                    low = hits & -hits
-                    hits ^= low
-                    t = square[low % 37]
-                    a = _MOVE + (t - back) * 25 + t
-                    h = b[t - back] & 7
+                while True:
+                    a = self._masks[k] & reach  # the targets left
+                    if not a:
+                        break
+                    a = _SQUARE_OF[(a & -a) % 37]
+                    reach ^= 1 << a
+                    a = a * 26 - k * s * 25 + _MOVE  # move(a - k * s, 1, a)
                     add(a)
-                    if h > 1:
+                    if self.board[(a - _MOVE) // 25] & 7 > 1:  # the stack moved from
                         add(a + _PAIRS)
-                        if h > 2:
+                        if self.board[(a - _MOVE) // 25] & 7 > 2:
                             add(a + 2 * _PAIRS)
-                            if h > 3:
+                            if self.board[(a - _MOVE) // 25] & 7 > 3:
                                 add(a + 3 * _PAIRS)
-                reach = (reach & empty & pre) << up >> down
+                reach &= lane
+                reach = reach << s if s > 0 else reach >> -s
                 k += 1
+            s = _DIRECTIONS[s] >> 25
         if self._ban:  # always among the moves found: a reversal is banned only when possible
             out.remove(self._ban)
         return out or [PASS]
@@ -378,74 +384,79 @@ class Game(_Game):
     def play_unchecked(self, a):
         # history per action: the action, then the restriction before it (12 bits) | the pass
         # flag before it << 12 | _COUNTED | the colours of a removed stack << 14 | _FRESH
-        p, b = self.acting, self.board
-        hist = self._hist
-        hist.append(a)
-        hist.append(self._ban | self._passed << 12 | _COUNTED)  # unset if the game ends here
-        self.to_move = self.acting = 1 - p
+        # Few names, each reused, and short expressions (masks[i] = masks[i] ^ bit, not ^=): a
+        # frame above 11 words goes on the heap at every call.
+        x = self._hist
+        x.append(a)
+        x.append(self._passed << 12 | self._ban | _COUNTED)  # unset if the game ends here
+        y = self.acting
+        self.to_move = self.acting = 1 - y
         self._ban = 0
+        b = self.board
         if a == PASS:
             if self._passed:
                 self._result = (None, DOUBLE_PASS)
                 self.to_move = None
-                hist[-1] ^= _COUNTED
+                x[-1] ^= _COUNTED
                 return
             self._passed = 1
         else:
             self._passed = 0
             masks = self._masks
             if a < _MOVE:
-                b[a] = 1 | p << 3
-                masks[0] ^= 1 << a
-                masks[1] ^= 1 << a
-                self._res[p] -= 1
-                hist[-1] |= _FRESH
+                b[a] = 1 | y << 3
+                masks[0] = masks[0] ^ 1 << a
+                masks[1] = masks[1] ^ 1 << a
+                self._res[y] -= 1
+                x[-1] |= _FRESH
                 self._seen.clear()
             else:
-                a -= _MOVE  # no divmod: its tuples are garbage on the device
-                n = a // _PAIRS + 1
-                f = a % _PAIRS // 25
-                t = a % 25
-                fv = b[f]
-                keep = (fv & 7) - n
-                moved = fv >> (3 + keep)
-                b[f] = keep | (fv >> 3 & ((1 << keep) - 1)) << 3
-                masks[keep + n] ^= 1 << f
-                masks[keep] ^= 1 << f
-                tv = b[t]
-                th = tv & 7
-                h = th + n
-                c = tv >> 3 | moved << th
-                masks[th] ^= 1 << t
-                if h >= 5:  # the stack leaves the board, its top piece's owner scores
-                    b[t] = 0
-                    masks[0] ^= 1 << t
-                    reds = _count_red(c, h)
-                    self._res[1] += reds
-                    self._res[0] += h - reds
-                    top = c >> (h - 1) & 1
-                    self.scores[top] += 1
-                    hist[-1] |= c << 14 | _FRESH
-                    if self.scores[top] >= self.goal:
-                        self._result = (top, POINTS)
+                a -= _MOVE  # n - 1 = a // _PAIRS, from = a % _PAIRS // 25, to = a % 25
+                f = a % _PAIRS // 25  # no divmod: its tuples are garbage on the device
+                x = b[f]
+                y = x & 7
+                masks[y] = masks[y] ^ 1 << f
+                y -= a // _PAIRS + 1  # the pieces that stay
+                masks[y] = masks[y] ^ 1 << f
+                b[f] = ((1 << y) - 1 & x >> 3) << 3 | y
+                x >>= 3 + y  # the colours moved, bottom first
+                if y == b[a % 25] & 7:  # the exact reversal is possible (no score): forbid it
+                    self._ban = _MOVE + a + (a % 25 - f) * 24  # move(to, n, from)
+                f = a % 25
+                y = b[f]
+                x = y >> 3 | x << (y & 7)  # the colours of the stack made
+                y &= 7
+                masks[y] = masks[y] ^ 1 << f
+                y += a // _PAIRS + 1
+                if y >= 5:  # the stack leaves the board, its top piece's owner scores
+                    b[f] = 0
+                    masks[0] = masks[0] ^ 1 << f
+                    a = _count_red(x, y)
+                    self._res[1] += a
+                    a = y - a
+                    self._res[0] += a
+                    a = x << 14 | _FRESH
+                    self._hist[-1] |= a
+                    f = x >> (y - 1) & 1
+                    self.scores[f] += 1
+                    if self.scores[f] >= self.goal:
+                        self._result = (f, POINTS)
                         self.to_move = None
-                        hist[-1] ^= _COUNTED
+                        self._hist[-1] ^= _COUNTED
                         return
                     self._seen.clear()
                 else:
-                    b[t] = h | c << 3
-                    masks[h] ^= 1 << t
-                    if keep == th:  # the exact reversal is possible: forbid it
-                        self._ban = _MOVE + ((n - 1) * 25 + t) * 25 + f
+                    b[f] = y | x << 3
+                    masks[y] = masks[y] ^ 1 << f
         # _count(self, 1), inline: two calls less per action
-        ban = self._ban
-        b[25] = ban >> 8 | (1 - p) << 4
-        b[26] = ban & 255
-        key = bytes(b)
-        seen = self._seen
-        n = seen.get(key, 0) + 1
-        seen[key] = n
-        if n >= 3:
+        f = self._ban
+        b[25] = f >> 8 | self.acting << 4
+        b[26] = f & 255
+        f = bytes(b)
+        x = self._seen
+        y = x.get(f, 0) + 1
+        x[f] = y
+        if y >= 3:
             self._result = (None, REPETITION)
             self.to_move = None
 

@@ -44,16 +44,9 @@ def test_whole_games_in_a_small_heap_without_growth(tree, game):
     assert figures["heap_max"] - figures["heap_first"] < 4096, figures
 
 
-# not yet rewritten (issue 31): the functions, and their words, that still take one
-STILL_ON_THE_HEAP = {"mixtour": [("mixtour.py", "_back", 25), ("mixtour.py", "legal", 27),
-                                 ("mixtour.py", "play_unchecked", 26),
-                                 ("mixtour_ai.py", "_threats", 21), ("mixtour_ai.py", "evaluate", 18),
-                                 ("mixtour_ai.py", "order", 24)]}
-
-
 @pytest.mark.parametrize("game", GAMES)
 def test_the_search_takes_no_heap_frame_at_its_nodes(game):
     # MicroPython allocates a frame of over 11 words on the heap at every call: the
     # functions the search calls at its nodes (found by counting calls) must fit
     assert frames.per_node(game), "no function counted: the count itself is broken"
-    assert frames.heap_frames_per_node(game) == STILL_ON_THE_HEAP.get(game, [])
+    assert frames.heap_frames_per_node(game) == []
