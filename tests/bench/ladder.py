@@ -7,7 +7,8 @@ start.  The device's seeds differ from game to game.  A game still running after
 actions is a draw.  The ratings are the maximum-likelihood Elo of the whole table (a draw
 half a win), beginner at 0, with 95% intervals from 200 resamplings of each pair's games;
 beside them, how often each level beat the one below (the goal: about two in three, 120
-Elo).  Morris also plays OpenSpiel's MCTS at --sims simulations (10,000 by default) with the
+Elo); then the plies each level's searches completed, on average (the goal: from easy up,
+each level deeper than the one below).  Morris also plays OpenSpiel's MCTS at --sims simulations (10,000 by default) with the
 normal and hard levels (--spiel games each, 0 for none; tests/bench/ai.py has the match).
 Under CPython, on every core; the same moves as on the device (the search is the same code,
 tests/both/test_search.py).
@@ -34,8 +35,10 @@ GOAL = 2.0 / 3  # how often a level should beat the one below
 
 def play_one(job):
     """(game_id, low level, high level, k, opening actions): game k of that pair; returns the
-    high level's score (1, 0.5 or 0)."""
+    high level's score (1, 0.5 or 0) and {level: [plies searched, searches]}: the depth
+    each search completed, where one ran (not at a solved endgame nor a matrix game)."""
     game_id, low, high, k, opening = job
+    depth = {low: [0, 0], high: [0, 0]}
     rng = random.Random("%s %d" % (game_id, k // 2))  # an opening for each pair of games
     g, ai = load(game_id).Game(), search.load_ai(game_id)
     high_side = k % 2
@@ -46,9 +49,15 @@ def play_one(job):
     while g.result() is None and g.plies() < MAX_PLIES:
         p = g.to_move
         level = high if p == high_side else low
-        g.play(search.choose(g, p, ai, level, seed=k * 1000 + g.plies()))
+        s = search.start(g, p, ai, level, seed=k * 1000 + g.plies())  # as search.choose
+        while not s.step(1000):
+            pass
+        if getattr(s, "depth", None) is not None and s.nodes:
+            depth[level][0] += s.depth
+            depth[level][1] += 1
+        g.play(s.best)
     winner = g.result()[0] if g.result() is not None else None
-    return 0.5 if winner is None else 1.0 if winner == high_side else 0.0
+    return 0.5 if winner is None else 1.0 if winner == high_side else 0.0, depth
 
 
 def elo(scores, levels):
@@ -75,8 +84,12 @@ def ladder(game_id, n, opening, pool):
     t0 = time.time()
     results = pool.map(play_one, jobs, chunksize=1)
     scores = dict((pair, []) for pair in pairs)
-    for job, s in zip(jobs, results):
+    depth = dict((lv, [0, 0]) for lv in LEVELS)
+    for job, (s, searched) in zip(jobs, results):
         scores[job[1], job[2]].append(s)
+        for lv, (plies, searches) in searched.items():
+            depth[lv][0] += plies
+            depth[lv][1] += searches
     rating = elo(scores, LEVELS)
     rng = random.Random(1)
     samples = dict((lv, []) for lv in LEVELS)
@@ -102,7 +115,14 @@ def ladder(game_id, n, opening, pool):
     print("  every pair, the higher level's score: " + ", ".join(
         "%s-%s %.0f%%" % (low, high, 100 * sum(s) / len(s)) for (low, high), s in scores.items()),
         flush=True)
-    return rating, scores
+    mean = [depth[lv][0] / max(1, depth[lv][1]) for lv in LEVELS]
+    shallow = [lv for i, lv in enumerate(LEVELS) if 1 < i and mean[i] <= mean[i - 1]]
+    print("  depth searched (plies a search, mean): %s; %s" % (
+        ", ".join("%s %.2f" % (lv, d) for lv, d in zip(LEVELS, mean)),
+        "not deeper than the level below: " + ", ".join(shallow) if shallow else
+        "from easy up each level deeper than the one below (the beginner overlooks moves "
+        "instead)"), flush=True)
+    return rating, scores, dict(zip(LEVELS, mean))
 
 
 def _tune(game_id, nodes, overlook):
