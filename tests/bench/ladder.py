@@ -8,8 +8,9 @@ actions is a draw.  The ratings are the maximum-likelihood Elo of the whole tabl
 half a win), beginner at 0, with 95% intervals from 200 resamplings of each pair's games;
 beside them, how often each level beat the one below (the goal: about two in three, 120
 Elo); then the plies each level's searches completed, on average (the goal: from easy up,
-each level deeper than the one below).  Morris also plays OpenSpiel's MCTS at --sims simulations (10,000 by default) with the
-normal and hard levels (--spiel games each, 0 for none; tests/bench/ai.py has the match).
+each level deeper than the one below).  Morris also plays OpenSpiel's MCTS at --sims
+simulations (10,000 by default) with the normal and hard levels (--spiel games each, 0 for
+none; tests/bench/ai.py has the match).
 Under CPython, on every core; the same moves as on the device (the search is the same code,
 tests/both/test_search.py).
 Run: .venv/bin/python tests/bench/ladder.py [--game G] [--games N] [--spiel N] (make bench)
