@@ -63,9 +63,9 @@ def evaluate(g, p):
         t = _forks(g.board[p], g.board[q]) if g.hand[p] > 1 else 0
         e = _forks(g.board[q], g.board[p]) if g.hand[q] > 1 else 0
         if x & 16:  # p acts next: a fork of p's makes two open twos, one of them a mill
-            v = ((400 if t else 0) - (200 if e & (e - 1) else 0)) + v
+            v = ((600 if t else 0) - (300 if e & (e - 1) else 0)) + v
         else:
-            v = ((200 if t & (t - 1) else 0) - (400 if e else 0)) + v
+            v = ((300 if t & (t - 1) else 0) - (600 if e else 0)) + v
     return _THREAT[x] + v
 
 
