@@ -35,6 +35,10 @@ def worst(g, ai):
     return values[0][1], (values[-1][0] - values[0][0]) / float(ai.UNIT)
 
 
+def play_normal(g, ai, seed):
+    g.play(search.choose(g, g.to_move, ai, "normal", seed + g.plies()))
+
+
 def blundered(game_id):
     """A game of the device against itself at the normal level with, at the first ply where
     one action loses two units or more, that action played instead; and the ply.  A game
@@ -50,9 +54,9 @@ def blundered(game_id):
                 g.play(found[0])
                 for _ in range(6):
                     if g.result() is None:
-                        g.play(search.choose(g, g.to_move, ai, "normal", seed + g.plies()))
+                        play_normal(g, ai, seed)
                 return g, ply
-            g.play(search.choose(g, g.to_move, ai, "normal", seed + g.plies()))
+            play_normal(g, ai, seed)
     raise AssertionError("no action loses two units in 4 %s games" % game_id)
 
 

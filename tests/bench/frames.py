@@ -16,6 +16,7 @@ needs a heap frame.
 Prints each function over the limit, per file, marking those the search calls at its nodes;
 run: .venv/bin/python tests/bench/frames.py
 """
+import functools
 import os
 import re
 import subprocess
@@ -36,15 +37,9 @@ PER_NODE = 100  # a function called once per this many units of the search's wor
 ONCE = ("step", "__init__", "prepare")
 
 
-def frames(path, _known={}):
-    """[(function, first line of its code, words)] of the file's code blocks (each file
-    compiled once a run)."""
-    if path not in _known:
-        _known[path] = _compiled(path)
-    return _known[path]
-
-
-def _compiled(path):
+@functools.lru_cache(maxsize=None)  # each file compiled once a run
+def frames(path):
+    """[(function, first line of its code, words)] of the file's code blocks."""
     with open(path) as f:
         source = f.read()
     out = subprocess.run([tool("micropython"), "-v", "-v", "-c", "compile(%r, %r, 'exec')" % (
