@@ -8,7 +8,7 @@ RAY_SPOTS/RAY_START).
 """
 from shared_rules.gipf import RAY_SPOTS, RAY_START, NRAYS as _NRAYS
 
-NODES = (150, 150, 308, 1500)  # beginner, easy, normal, hard (tests/bench/ladder.py)
+NODES = (150, 150, 308, 600, 1000, 1500)  # beginner, easy, normal, normal+1, +2, hard (ladder.py)
 UNIT = 100  # evaluate() of a piece: the scale of stonegrid replay --analyse's marks
 FIRST_DEPTH = 2  # my push and every answer to it, from the first iteration on
 

@@ -7,7 +7,7 @@ colours << 3 with bit k the owner of the k-th piece from the bottom; scores, goa
 """
 from shared_rules.mixtour import STEP, PASS, move
 
-NODES = (36, 36, 138, 950)  # beginner, easy, normal, hard (tests/bench/ladder.py)
+NODES = (36, 36, 138, 200, 300, 650, 950)  # beginner, easy, normal, +1..+3, hard (ladder.py)
 UNIT = 2000  # evaluate() of a point: the scale of stonegrid replay --analyse's marks
 
 _HEIGHT = (0, 1, 3, 7, 12)  # worth of a stack you top, by height

@@ -14,7 +14,9 @@ only the opponent imports (human-vs-human games do not pay its memory):
   order(g, acts) -> list   optional: acts (a fresh legal() list) best-first; it must not
                            depend on sort stability (MicroPython's sort is not stable), so
                            that the search is the same on every runtime
-  NODES = (beginner, easy, normal, hard)   optional: the work budgets of the levels
+  NODES = (beginner, easy, normal, [normal+1, ...], hard)   optional: the work budgets of
+                           the levels; budgets between normal's and hard's add steps to
+                           the ladder (see levels())
   OVERLOOK = percent       optional: the share of its moves the beginner overlooks
   FIRST_DEPTH = n          optional: plies of the first iteration when the budget allows
   prepare(g)               optional: called at the root of every search, before any
@@ -50,8 +52,9 @@ except ImportError:
     def const(x):
         return x
 
-LEVELS = ("beginner", "easy", "normal", "hard")
+LEVELS = ("beginner", "easy", "normal", "hard")  # every game's; the top is always "hard"
 DEFAULT = "normal"
+STEP = "normal+"  # the steps a game adds between normal and hard: "normal+1", "normal+2"...
 # The beginner, like a newcomer, overlooks some of its moves: it chooses the best of the
 # others (the seed decides which; OVERLOOK how many), and never from a solved endgame's table.
 BEGINNER = "beginner"
@@ -81,11 +84,21 @@ class Rng:
         return (x >> 15) * n >> 15
 
 
+def levels(ai):
+    """A game's levels, weakest first: LEVELS, with a step between normal and hard for each
+    budget its companion's NODES has beyond four.  Where the hard level, the strongest that
+    fits the chip's time, is far above the normal one (whose time is held), the steps keep
+    each level about two wins in three above the one below (tests/bench/ladder.py)."""
+    steps = len(getattr(ai, "NODES", NODES)) - len(LEVELS)
+    return LEVELS[:3] + tuple(STEP + str(k) for k in range(1, steps + 1)) + LEVELS[3:]
+
+
 def budget(ai, level=DEFAULT):
     """The work units of a level for a game (its companion module may set NODES)."""
-    if level not in LEVELS:
-        raise ValueError("level is one of %s, not %r" % (", ".join(LEVELS), level))
-    return getattr(ai, "NODES", NODES)[LEVELS.index(level)]
+    names = levels(ai)
+    if level not in names:
+        raise ValueError("level is one of %s, not %r" % (", ".join(names), level))
+    return getattr(ai, "NODES", NODES)[names.index(level)]
 
 
 def load_ai(game_id):
@@ -327,7 +340,7 @@ def _terminal(r, me, ply):
 def start(game, p, ai, level=DEFAULT, seed=1, nodes=None):
     """Begin choosing an action for player p in game (the game itself is never changed nor
     read beyond game.view_for(p)).  Returns an object with step(work) -> True when done, and
-    then `best`; level is one of LEVELS, or nodes gives the budget directly."""
+    then `best`; level is one of levels(ai), or nodes gives the budget directly."""
     if nodes is None:
         nodes = budget(ai, level)
     rng = Rng(seed)

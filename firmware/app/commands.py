@@ -7,7 +7,7 @@ from shared_rules import load, record
 
 from app import wire
 from app.heap import only
-from app.session import check_players
+from app.session import check_levels, check_players
 
 MAX_TEXT = 16  # characters of an action's notation, a game id, a button name
 MAX_START = 128  # characters of a position text (the longest is Mixtour's, 82)
@@ -170,7 +170,9 @@ def _new(app, cmd):
     game_id = cmd.get("game")
     players = cmd.get("players", ("human", "human"))
     check_players(players)
-    return game_id, players, build_game(app, game_id, cmd.get("options", {}))
+    game = build_game(app, game_id, cmd.get("options", {}))
+    check_levels(game_id, players)  # refused here, the game on screen comes back
+    return game_id, players, game
 
 
 def state(session, turns):

@@ -5,13 +5,25 @@ from views import palette
 
 from app.heap import only
 from app.screen import Screen
-from app.session import AIDS, AT, PLAYERS, Session
+from app.session import AIDS, AT, PLAYERS, Session, players_of
 
 SHORT = {"human": "HUM", "device:beginner": "BEG", "device:easy": "EASY",
          "device:normal": "NORM", "device:hard": "HARD"}
-# what the players' items mean, scrolled the first time each shows (the options': views' HELP)
-PLAYER_HELP = {"P1": "P1 PLAYS FIRST: HUM A PERSON - BEG EASY NORM HARD THE DEVICE",
-               "P2": "P2 PLAYS SECOND: HUM A PERSON - BEG EASY NORM HARD THE DEVICE"}
+
+
+def short(who):
+    """A player's label: HUM, BEG, EASY... and N+1, N+2... for the steps between normal and
+    hard (shared_rules.search.levels)."""
+    return SHORT.get(who) or "N+" + who.split("+")[-1]
+
+
+def player_help(key, players):
+    """What a players' item means, scrolled the first time it shows (the options': views'
+    HELP): its side, and the choices, the device's levels weakest first."""
+    return "%s PLAYS %s: HUM A PERSON - %s THE DEVICE" % (
+        key, "FIRST" if key == "P1" else "SECOND", " ".join(short(p) for p in players[1:]))
+
+
 LINKED_HELP = "WHO BEGINS: ME OR YOU AT THE OTHER BOARD"
 HINTS = "hints"
 # the Setup items of a person's aids (app.session.AIDS, not rules options): label and help
@@ -111,8 +123,9 @@ class Setup(Screen):
             for name, on in AIDS:  # at one board only; the default first
                 self.items.append((name, AID_ITEMS[name][0], (on, not on)))
                 self.values[name] = (aids or {}).get(name, on)
-        self.help = dict((key, LINKED_HELP if self.boards else PLAYER_HELP.get(key) or
-                          AID_ITEMS[key][1]) for key, _, _ in self.items)
+        self.help = dict((key, LINKED_HELP if self.boards else AID_ITEMS[key][1]
+                          if key in AID_ITEMS else player_help(key, PLAYERS))
+                         for key, _, _ in self.items)
         self.options = options or {}  # the rules options asked for (load_options)
         self.loaded = False
         self.i = 0
@@ -128,6 +141,15 @@ class Setup(Screen):
         if self.loaded:
             return
         only(self.game_id)
+        if self.boards is None:  # the game's levels: some add steps between normal and hard
+            from shared_rules import search
+
+            players = players_of(search.load_ai(self.game_id))
+            for k in (0, 1):  # (the help changes far along, after what scrolled so far)
+                key = self.items[k][0]
+                self.items[k] = self.items[k][:2] + (players,)
+                if key in self.help:
+                    self.help[key] = player_help(key, players)
         view = load_view(self.game_id)
         for name, choices in sorted(view.CHOICES.items()):
             self.items.append((name, view.LABELS[name], choices))
@@ -181,7 +203,7 @@ class Setup(Screen):
         value = self.values[key]
         if key in ("P1", "P2"):
             colour = palette.stones(self.game_id)[key == "P2"]
-            c.text(0, 8, SHORT.get(value, "DEV") if self.boards is None else
+            c.text(0, 8, short(value) if self.boards is None else
                    "ME" if value == self.boards[0] else "YOU", colour)
         else:
             c.text(0, 8, "ON" if value is True else "OFF" if value is False else

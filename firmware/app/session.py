@@ -6,7 +6,9 @@ from app import VERSION, journal, wire
 
 # Who plays a side: a person, or the device opponent at a level (shared_rules/search.py).
 # "device" alone is the default level (records written before the levels existed say so).
+# Every game has these; some add steps between normal and hard (players(ai)).
 PLAYERS = ("human", "device:beginner", "device:easy", "device:normal", "device:hard")
+DEVICE = "device:"
 
 
 # The aids a person may turn on or off (the Setup screen), each with its default: a game
@@ -23,7 +25,14 @@ def level(who):
     """The device opponent's level for a player value, None for a human."""
     if who.startswith("human"):
         return None
-    return "normal" if who == "device" else who[7:]
+    return "normal" if who == "device" else who[len(DEVICE):]
+
+
+def players_of(ai):
+    """The player values of a game whose device opponent is the companion module ai."""
+    from shared_rules import search
+
+    return ("human",) + tuple(DEVICE + lv for lv in search.levels(ai))
 
 
 def at_board(who):
@@ -33,8 +42,9 @@ def at_board(who):
 
 
 def check_players(players):
-    """ValueError unless `players` names the two sides' players: two of PLAYERS (or
-    "device"), or two people at two different linked boards."""
+    """ValueError unless `players` names the two sides' players: two of PLAYERS, "device" or
+    a step of the levels ("device:normal+1", which the game's Session checks), or two people
+    at two different linked boards."""
     if len(players) != 2:
         raise ValueError("two players, not %d" % len(players))
     linked = [at_board(who) for who in players]
@@ -44,9 +54,30 @@ def check_players(players):
                              "\"human@<id>\" each, not %r" % (list(players),))
         return
     for who in players:
-        if who not in PLAYERS and who != "device":
+        if who not in PLAYERS and who != "device" and not _step(who):
             raise ValueError("a player is one of %s or \"device\", not %r"
                              % (", ".join('"%s"' % p for p in PLAYERS), who))
+
+
+def check_levels(game_id, players):
+    """ValueError unless each device player's level is one of the game's: some games add
+    steps between normal and hard (shared_rules.search.levels), others have none."""
+    for who in players:
+        if level(who) is not None:
+            from shared_rules import search
+
+            ai = search.load_ai(game_id)
+            if who != "device" and who not in players_of(ai):
+                raise ValueError("a %s player is one of %s, not %r" % (
+                    game_id, ", ".join('"%s"' % p for p in players_of(ai)), who))
+
+
+def _step(who):
+    """True if `who` names a step between the normal and hard levels ("device:normal+2")."""
+    from shared_rules.search import STEP
+
+    head = DEVICE + STEP
+    return type(who) is str and who.startswith(head) and who[len(head):].isdigit()
 
 
 class Session:
@@ -88,6 +119,9 @@ class Session:
             from shared_rules import search
 
             self.ai = search.load_ai(game_id)
+            check_levels(game_id, players)
+        else:  # people: the device's code, which the Setup screen loaded for its levels,
+            self._let_go_of_the_device()  # leaves the heap (a hint loads it again)
 
     def begin(self):
         aids = dict((name, getattr(self, name)) for name, on in AIDS if getattr(self, name) != on)
@@ -187,7 +221,7 @@ class Session:
             self._let_go_of_the_device()
 
     def _let_go_of_the_device(self):
-        """The game is over: the device opponent's code leaves the heap (the room the end of
+        """The game is over, or between people: the device opponent's code leaves the heap (the room the end of
         a long game needs, for its record and the `state` of all its turns); a new game
         loads it again."""
         from app.heap import forget

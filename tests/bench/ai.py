@@ -421,7 +421,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("what", nargs="?", default="all", choices=("strength", "speed", "all"))
     ap.add_argument("--game", action="append", choices=GAMES, help="only this game")
-    ap.add_argument("--level", action="append", choices=LEVELS, help="only this level")
+    ap.add_argument("--level", action="append", choices=LEVELS,
+                    help="only this level, of the four every game has")
     ap.add_argument("--games", type=int, default=200, help="strength games per pairing")
     ap.add_argument("--against", action="append", choices=("random", "greedy", "reference"),
                     help="only this opponent in the strength games (repeatable)")

@@ -237,7 +237,7 @@ def main(argv=None):
                     "at every ply (the hard level's slowest move over whole games: --level "
                     "hard --moves 0)")
     ap.add_argument("--level", action="append", choices=search.LEVELS,
-                    help="only this level (repeatable); the games are then played at the "
+                    help="only this level, of the four every game has (repeatable); the games are then played at the "
                     "first one given (default: every level, games at %s)" % search.DEFAULT)
     ap.add_argument("--game", action="append", choices=GAMES,
                     help="only this game (repeatable); default all four, in one boot")

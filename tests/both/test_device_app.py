@@ -6,7 +6,8 @@ import time
 from app import core, journal, menu, recovery, wire
 from app import play as play_screen
 from hal import unix
-from app.session import PLAYERS, Session, level
+from app.session import PLAYERS, Session, level, players_of
+from shared_rules import search
 
 from helpers import raises, remove_tree, scratch_dir
 
@@ -52,6 +53,15 @@ def test_player_values_and_levels():
     assert [level(p) for p in PLAYERS] == [None, "beginner", "easy", "normal", "hard"]
     assert level("device") == "normal"  # records written before the levels existed
     raises(ValueError, Session, "morris", {}, ("human", "robot"))
+    # a game with steps between normal and hard has them; one without refuses them
+    assert players_of(search.load_ai("morris")) == PLAYERS
+    steps = players_of(search.load_ai("gipf"))
+    assert steps[:4] == PLAYERS[:4] and steps[-1] == "device:hard" and len(steps) > 5
+    assert steps[4] == "device:normal+1" and level(steps[4]) == "normal+1"
+    assert Session("gipf", {}, ("human", steps[4])).players[1] == "device:normal+1"
+    for who in ("device:normal+1", "device:normal+", "device:normal+x", "device:normal+99"):
+        raises(ValueError, Session, "morris", {}, ("human", who))
+    raises(ValueError, Session, "gipf", {}, ("human", "device:normal+99"))
 
 
 def test_setup_offers_the_levels_for_each_side():
@@ -77,6 +87,25 @@ def test_setup_offers_the_levels_for_each_side():
     run_app(go)
 
 
+def test_setup_offers_the_steps_a_game_adds_between_normal_and_hard():
+    def go(app, sent):
+        s = menu.Setup(app, "mixtour")
+        s.handle("down", "press", 0)  # P2, the device at normal
+        labels = []
+        for _ in range(len(search.levels(search.load_ai("mixtour"))) - 2):
+            s.handle("right", "press", 0)
+            labels.append(menu.short(s.values["P2"]))
+        assert labels == ["N+1", "N+2", "N+3", "HARD", "HUM"]
+        assert "NORM N+1 N+2 N+3 HARD" in s.help["P2"]
+        assert "NORM HARD" in menu.Setup(app, "morris").help["P2"]
+        s.handle("left", "press", 0)
+        s.handle("left", "press", 0)
+        s.handle("ok", "press", 0)
+        assert app.screen.session.players == ("human", "device:normal+3")
+        assert '"device:normal+3"' in sent[0]
+    run_app(go)
+
+
 def test_setup_scrolls_what_each_item_means_the_first_time_it_shows():
     """2X ON, RET OFF, HCP 0/0, PTS 1 meant nothing to a newcomer: each item's meaning
     scrolls along the top row the first time it shows, then its label stays."""
@@ -87,7 +116,8 @@ def test_setup_scrolls_what_each_item_means_the_first_time_it_shows():
     for game_id in GAMES:  # every option has its words, in letters the font has
         view = load_view(game_id)
         assert sorted(view.HELP) == sorted(view.CHOICES), game_id
-        for text in list(view.HELP.values()) + list(menu.PLAYER_HELP.values()):
+        players = players_of(search.load_ai(game_id))
+        for text in list(view.HELP.values()) + [menu.player_help("P2", players)]:
             assert all(glyph(ch) or ch == " " for ch in text), text
 
     def top(s, now):
@@ -104,7 +134,7 @@ def test_setup_scrolls_what_each_item_means_the_first_time_it_shows():
         s = menu.Setup(app, "morris")
         frames = [top(s, t) for t in range(1000, 1000 + 16 * menu.SCROLL_MS, menu.SCROLL_MS)]
         assert len(set(frames)) > 10 and label("P1") not in frames  # it moves, no label yet
-        done = 1000 + (16 + 4 * len(menu.PLAYER_HELP["P1"])) * menu.SCROLL_MS
+        done = 1000 + (16 + 4 * len(menu.player_help("P1", PLAYERS))) * menu.SCROLL_MS
         assert top(s, done) == label("P1")  # scrolled past: the label
         s.handle("down", "press", 0)
         assert top(s, 5000) != label("P2")  # P2's own meaning, the first time
@@ -246,6 +276,13 @@ def test_a_new_command_with_bad_players_leaves_the_game_alone():
                                          "players": ["human", "robot"]})
         raises(ValueError, app.command, {"cmd": "new", "game": "chess"})
         assert app.screen is playing
+        # a step between normal and hard that GIPF has and Morris has not
+        raises(ValueError, app.command, {"cmd": "new", "game": "morris",
+                                         "players": ["human", "device:normal+1"]})
+        assert app.screen is playing
+        raises(ValueError, app.command, {"cmd": "new", "game": "gipf",  # after GIPF's code
+                                         "players": ["device:normal+9", "human"]})  # came
+        assert type(app.screen).__name__ == "Play" and app.session().game_id == "morris"
     run_app(go)
 
 

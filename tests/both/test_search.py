@@ -39,8 +39,13 @@ def test_rng_is_the_same_on_every_runtime():
 def test_levels_are_budgets_that_grow():
     for game_id in GAMES:
         ai = search.load_ai(game_id)
-        beginner, easy, normal, hard = (search.budget(ai, lv) for lv in search.LEVELS)
-        assert 0 < beginner <= easy < normal < hard
+        names = search.levels(ai)  # LEVELS, and the steps a game adds between normal and hard
+        assert [lv for lv in names if lv in search.LEVELS] == list(search.LEVELS)
+        assert names[3:-1] == tuple("normal+%d" % k for k in range(1, len(names) - 3))
+        nodes = [search.budget(ai, lv) for lv in names]
+        assert 0 < nodes[0] <= nodes[1] and all(a < b for a, b in zip(nodes[1:], nodes[2:]))
+    assert len(search.levels(search.load_ai("gipf"))) > len(search.LEVELS)
+    raises(ValueError, search.budget, search.load_ai("morris"), "normal+1")
     assert search.budget(search.load_ai("morris")) == search.budget(
         search.load_ai("morris"), search.DEFAULT)
     raises(ValueError, search.budget, search.load_ai("morris"), "expert")
