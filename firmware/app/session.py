@@ -6,7 +6,7 @@ from app import VERSION, journal, wire
 
 # Who plays a side: a person, or the device opponent at a level (shared_rules/search.py).
 # "device" alone is the default level (records written before the levels existed say so).
-# Every game has these; some add steps between normal and hard (players(ai)).
+# Every game has these; some add steps between normal and hard (players_of(ai)).
 PLAYERS = ("human", "device:beginner", "device:easy", "device:normal", "device:hard")
 DEVICE = "device:"
 
@@ -221,9 +221,9 @@ class Session:
             self._let_go_of_the_device()
 
     def _let_go_of_the_device(self):
-        """The game is over, or between people: the device opponent's code leaves the heap (the room the end of
-        a long game needs, for its record and the `state` of all its turns); a new game
-        loads it again."""
+        """The game is over, or is between people: the device opponent's code leaves the
+        heap (the room the end of a long game needs, for its record and the `state` of all
+        its turns); a new game loads it again."""
         from app.heap import forget
 
         later = getattr(self.ai, "LOADS", ())  # what the companion loads when needed
