@@ -22,6 +22,11 @@ listed, else drawn; a 3-4 position is never lost.
 """
 from shared_rules.morris import MILLS, neighbours
 
+try:  # CPython: a read at an offset, which moves none; processes forked after the table
+    from os import pread  # was opened share its file's offset, and would cross seek and read
+except ImportError:  # MicroPython: one process, seek and read
+    pread = None
+
 FORMAT = "stonegrid morris endgames 1"
 ANY = "*"  # an option's value in the header when the table holds for every value
 DRAWN, WON, LOST = 0, 1, 2
@@ -112,6 +117,12 @@ class Table:
 
     def __init__(self, f):
         self.f = f
+        self.fd = None  # the file's descriptor, where reads go through pread
+        if pread is not None:
+            try:
+                self.fd = f.fileno()
+            except (AttributeError, OSError, ValueError):  # not a file (io.BytesIO)
+                pass
         line = f.readline()
         try:
             words = line.decode().split()
@@ -139,6 +150,8 @@ class Table:
                         for name, value in self.rules))
 
     def _read(self, at, n):
+        if self.fd is not None:
+            return _u(pread(self.fd, n, at), 0, n)
         self.f.seek(at)
         return _u(self.f.read(n), 0, n)
 

@@ -3,6 +3,7 @@ exactly what the solver writes from the rules as they are (so a change to the ru
 solver that changes a value fails here until `make endgames` writes the table again)."""
 import os
 import random
+from multiprocessing import Pool
 
 from shared_rules import morris_endgame as E
 
@@ -42,3 +43,23 @@ def test_the_table_in_the_tree_is_what_the_solver_writes(tmp_path, capsys):
     with open(out, "rb") as f, open(TREE_TABLE, "rb") as g:
         assert f.read() == g.read(), ("shared_rules/%s is not what the solver writes: run "
                                       "`make endgames` and commit it" % E.NAME)
+
+
+def _values(seed):
+    rng = random.Random(seed)
+    got = []
+    for _ in range(3000):
+        points = rng.sample(range(24), 6)
+        mine = sum(1 << p for p in points[:3])
+        got.append(E.table().value(mine, sum(1 << p for p in points[3:])))
+    return got
+
+
+def test_processes_forked_with_the_table_open_read_it_without_crossing():
+    """A pool forked after the table was opened shares its file: reads must not go through
+    the file's one offset (a seek in one process, then a read after another's seek)."""
+    assert E.table() is not None and E.table().fd is not None
+    seeds = list(range(8))
+    with Pool(2) as pool:
+        apart = pool.map(_values, seeds, chunksize=1)
+    assert apart == [_values(seed) for seed in seeds]
