@@ -31,6 +31,7 @@ bench: $(VENV)/.installed $(WASM)
 	$(BIN)/python tests/bench/rules.py
 	$(BIN)/python tests/bench/ai.py
 	$(BIN)/python tests/bench/ladder.py
+	$(BIN)/python tests/bench/perfect.py
 	$(BIN)/python tests/bench/flash.py
 	$(BIN)/python tests/bench/pico.py
 	$(BIN)/python tests/bench/pico.py --level hard --moves 0 --playouts 0 --no-peak

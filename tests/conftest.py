@@ -36,6 +36,7 @@ TIERS = {
     "test_fuzz.py": FAST,
     "test_hardware.py": FAST,
     "test_ladder.py": FAST,
+    "test_perfect_bench.py": FAST,
     "test_harness.py": FAST,
     "test_host_paths.py": FAST,
     "test_led.py": FAST,
@@ -65,7 +66,7 @@ TIERS = {
 # that keeps a core busy and waits for its frames against the host's clock; a Pico beside a
 # browser is fine since its buttons follow the chip's own reads, host/stonegrid/pico/run.mjs).
 # The slow tiers are collected first, so that the last tests to finish are short ones.
-ONE_WORKER = {"test_sim.py", "test_ladder.py"}  # the ladder's games: a pool of its own
+ONE_WORKER = {"test_sim.py", "test_ladder.py", "test_perfect_bench.py"}  # benches' own pools
 ONE_AT_A_TIME = ("emulated", "browser")
 FIRST = ["emulated", "browser", "sim"]
 
