@@ -1,5 +1,7 @@
-"""Morris's levels against perfect play: the solved endgames (shared_rules/morris_endgame.py,
-3 against 3, 4 against 3 and 3 against 4 stones) as a reference stronger than any level.
+"""Morris's levels against perfect play, at the endgames the table solves.
+
+The solved endgames (shared_rules/morris_endgame.py: 3 against 3, 4 against 3 and 3 against
+4 stones) are a reference stronger than any level.
 
 The levels play those endgames from the table, so here each plays its plain search instead
 (the companion without the table, as it plays wherever no table reaches), from easy up:
