@@ -24,8 +24,8 @@ from shared_rules.morris import MILLS, neighbours
 
 try:  # CPython: a read at an offset, which moves none; processes forked after the table
     from os import pread  # was opened share its file's offset, and would cross seek and read
-except ImportError:  # MicroPython: one process, seek and read
-    pread = None
+except (ImportError, AttributeError):  # MicroPython: one process, seek and read (a stand-in
+    pread = None  # os, as the virtual board's, says AttributeError)
 
 FORMAT = "stonegrid morris endgames 1"
 ANY = "*"  # an option's value in the header when the table holds for every value
