@@ -42,9 +42,9 @@ def at_board(who):
 
 
 def check_players(players):
-    """ValueError unless `players` names the two sides' players: two of PLAYERS, "device" or
-    a step of the levels ("device:normal+1", which the game's Session checks), or two people
-    at two different linked boards."""
+    """ValueError unless `players` names the two sides' players: "human", "device" or the
+    device at a level ("device:...": the game's levels are check_levels's to check), or two
+    people at two different linked boards."""
     if len(players) != 2:
         raise ValueError("two players, not %d" % len(players))
     linked = [at_board(who) for who in players]
@@ -54,7 +54,8 @@ def check_players(players):
                              "\"human@<id>\" each, not %r" % (list(players),))
         return
     for who in players:
-        if who not in PLAYERS and who != "device" and not _step(who):
+        if type(who) is not str or (who != "human" and who != "device"
+                                    and not who.startswith(DEVICE)):
             raise ValueError("a player is one of %s or \"device\", not %r"
                              % (", ".join('"%s"' % p for p in PLAYERS), who))
 
@@ -62,22 +63,17 @@ def check_players(players):
 def check_levels(game_id, players):
     """ValueError unless each device player's level is one of the game's: some games add
     steps between normal and hard (shared_rules.search.levels), others have none."""
-    for who in players:
-        if level(who) is not None:
-            from shared_rules import search
+    # every game has PLAYERS: the companion is loaded for the other levels only
+    others = [who for who in players
+              if who not in PLAYERS and who != "device" and level(who) is not None]
+    if others:
+        from shared_rules import search
 
-            ai = search.load_ai(game_id)
-            if who != "device" and who not in players_of(ai):
+        known = players_of(search.load_ai(game_id))
+        for who in others:
+            if who not in known:
                 raise ValueError("a %s player is one of %s, not %r" % (
-                    game_id, ", ".join('"%s"' % p for p in players_of(ai)), who))
-
-
-def _step(who):
-    """True if `who` names a step between the normal and hard levels ("device:normal+2")."""
-    from shared_rules.search import STEP
-
-    head = DEVICE + STEP
-    return type(who) is str and who.startswith(head) and who[len(head):].isdigit()
+                    game_id, ", ".join('"%s"' % p for p in known), who))
 
 
 class Session:

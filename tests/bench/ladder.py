@@ -72,15 +72,17 @@ def depth_one(job):
     while g.result() is None and g.plies() < MAX_PLIES:
         done = []
         for lv in levels:
-            s = search.start(g, g.to_move, ai, lv, seed=k * 1000 + g.plies())
+            s = search.start(g, g.to_move, ai, lv, seed=k * 1000 + g.plies())  # as choose()
             while not s.step(1000):
                 pass
             done.append(s.depth if getattr(s, "depth", None) is not None and s.nodes else None)
+            if lv == search.DEFAULT:
+                move = s.best  # the game goes on with it
         if None not in done:
             for lv, d in zip(levels, done):
                 depth[lv][0] += d
                 depth[lv][1] += 1
-        g.play(search.choose(g, g.to_move, ai, search.DEFAULT, k * 1000 + g.plies()))
+        g.play(move)
     return depth
 
 

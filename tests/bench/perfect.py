@@ -32,12 +32,9 @@ MAX_PLIES = 100  # a game from an endgame still running then: the win let go
 
 class Plain:
     """morris_ai without its table: the device's search where no table reaches."""
-
-
-for _name in ("evaluate", "order", "prepare", "NODES", "OVERLOOK", "FIRST_DEPTH"):
-    if hasattr(morris_ai, _name):
-        _value = getattr(morris_ai, _name)
-        setattr(Plain, _name, staticmethod(_value) if callable(_value) else _value)
+    evaluate = staticmethod(morris_ai.evaluate)
+    order = staticmethod(morris_ai.order)
+    NODES, OVERLOOK = morris_ai.NODES, morris_ai.OVERLOOK
 
 
 def position(rng, mine, theirs):
@@ -70,13 +67,13 @@ def critical(values):
 
 
 def move_one(job):
-    """(text, level, seed): whether the level's move keeps the position's value."""
-    text, level, seed = job
+    """(text, "won" or "drawn", level, seed): whether the level's move keeps that value."""
+    text, kind, level, seed = job
     g = morris.Game()
     g.set_position(text)
-    values = worth(g)
-    chosen = values[search.choose(g, g.to_move, Plain, level, seed)]
-    return chosen > 0 if critical(values) == "won" else chosen >= 0
+    a = search.choose(g, g.to_move, Plain, level, seed)
+    chosen = morris_ai._after(g, a, morris_endgame.table())
+    return chosen > 0 if kind == "won" else chosen >= 0
 
 
 def game_one(job):
@@ -129,7 +126,7 @@ def measure(pool, n):
     for level in levels:
         kept = {}
         for kind, texts in found.items():
-            jobs = [(t, level, k) for k, t in enumerate(texts)]
+            jobs = [(t, kind, level, k) for k, t in enumerate(texts)]
             kept[kind] = sum(pool.map(move_one, jobs, chunksize=4))
         won = sum(pool.map(game_one, [(t, level, 1000 * k) for k, t in
                                       enumerate(found["won"])], chunksize=2))
